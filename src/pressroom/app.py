@@ -1,0 +1,60 @@
+"""The only wiring module: settings -> engine, store, services, router -> the ASGI application."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy import Engine
+
+from pressroom.config import Settings, settings_from_env
+from pressroom.rest.app import RestApp
+from pressroom.rest.routes import build_router
+from pressroom.services.auth import AuthService
+from pressroom.services.container import Services
+from pressroom.services.language import LanguageService
+from pressroom.services.permissions import Permissions
+from pressroom.services.section import SectionService
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.install import initialise, is_initialised
+from pressroom.storage.sql.store import SqlStore
+
+log = logging.getLogger("pressroom")
+
+
+def build_services(settings: Settings, engine: Engine) -> Services:
+    store = SqlStore(engine, settings.anonymous_user_id)
+    secret = settings.secret_key
+    if not secret:
+        with store.read() as tx:
+            secret = tx.settings.get("secret_key") or ""
+    if not secret:
+        raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
+    permissions = Permissions()
+    return Services(
+        permissions=permissions,
+        auth=AuthService(
+            store,
+            permissions,
+            secret_key=secret,
+            anonymous_user_id=settings.anonymous_user_id,
+            session_ttl=settings.session_ttl_seconds,
+            jwt_ttl=settings.jwt_ttl_seconds,
+        ),
+        sections=SectionService(store, permissions),
+        languages=LanguageService(store),
+    )
+
+
+def create_app(settings: Settings | None = None, *, initialise_empty: bool = True) -> RestApp:
+    """Build the application; an empty database gets the schema and the clean install first."""
+    settings = settings or settings_from_env()
+    engine = make_engine(settings.database_url)
+    if initialise_empty and not is_initialised(engine):
+        log.info("empty database: creating the schema and loading the clean install")
+        initialise(engine, settings.admin_password)
+    return RestApp(settings, build_services(settings, engine), build_router())
+
+
+def asgi_from_env() -> RestApp:
+    """Entry point for Granian workers (``pressroom.app:asgi_from_env``, factory mode)."""
+    return create_app(settings_from_env(), initialise_empty=False)

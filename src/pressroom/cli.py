@@ -1,0 +1,76 @@
+"""``pressroom serve | init``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from granian.constants import Interfaces
+from granian.server import Server
+
+from pressroom.config import settings_from_env
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.install import DatabaseNotEmpty, initialise, is_initialised
+
+
+def _init(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if is_initialised(engine) and not args.force:
+        print("The database is already initialised; nothing to do (use --force to wipe and reinstall).")
+        return 0
+    try:
+        initialise(engine, settings.admin_password, force=args.force)
+    except DatabaseNotEmpty as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print("Database initialised with the clean install.")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if not is_initialised(engine):
+        initialise(engine, settings.admin_password)
+        print("Empty database: schema created and clean install loaded.")
+    engine.dispose()
+    # Workers are separate processes: they read the settings from the environment.
+    os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
+    print(f"Pressroom on http://{args.host}:{args.port}/api/ibexa/v2/ ({args.workers} worker(s))")
+    Server(
+        "pressroom.app:asgi_from_env",
+        address=args.host,
+        port=args.port,
+        workers=args.workers,
+        interface=Interfaces.ASGI,
+        factory=True,
+        log_access=args.access_log,
+    ).serve()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    parser = argparse.ArgumentParser(prog="pressroom", description="Pressroom content repository server")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the HTTP server (initialises an empty database first)")
+    serve.add_argument("--host", default=os.environ.get("PRESSROOM_HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("PRESSROOM_PORT", "8080")))
+    serve.add_argument("--workers", type=int, default=int(os.environ.get("PRESSROOM_WORKERS", "1")))
+    serve.add_argument("--database-url", default=None, help="sqlite:///path or postgresql://...")
+    serve.add_argument("--access-log", action="store_true")
+    serve.set_defaults(run=_serve)
+    init = commands.add_parser("init", help="create the schema and load the clean install")
+    init.add_argument("--database-url", default=None)
+    init.add_argument("--force", action="store_true", help="wipe a database that already holds data")
+    init.set_defaults(run=_init)
+    args = parser.parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

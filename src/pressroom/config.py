@@ -1,0 +1,87 @@
+"""Settings, read once from the environment (``PRESSROOM_*``) and overridden by CLI flags."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
+
+
+@dataclass(frozen=True, slots=True)
+class Dialect:
+    """One URL prefix and the vendor segment its media types carry."""
+
+    prefix: str  # "/api/ibexa/v2"
+    vendor: str  # "ibexa" -> application/vnd.ibexa.api.X+json
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE_URL
+    # The first dialect is the default one; a request answers in the dialect its path came in on.
+    dialects: tuple[Dialect, ...] = (Dialect("/api/ibexa/v2", "ibexa"), Dialect("/api/ezp/v2", "ez"))
+    # Secret for signing JWTs. Empty: a random one is generated once and kept in the database.
+    secret_key: str = ""
+    jwt_ttl_seconds: int = 3600
+    session_ttl_seconds: int = 86400
+    siteaccesses: tuple[str, ...] = ("site", "admin")
+    default_siteaccess: str = "site"
+    anonymous_user_id: int = 10
+    # The documented clean-install password clients expect; only `init` uses it, to seed the accounts.
+    admin_password: str = "publish"  # noqa: S105
+    max_body_bytes: int = 32 * 1024 * 1024
+    file_root: Path = field(default_factory=lambda: Path("var/storage"))
+    cookie_secure: bool = False
+    debug: bool = False
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+
+def _parse_dialects(text: str) -> tuple[Dialect, ...]:
+    """``/api/ibexa/v2=ibexa,/api/ezp/v2=ez`` -> dialects."""
+    dialects = []
+    for item in text.split(","):
+        prefix, _, vendor = item.strip().partition("=")
+        if not prefix.startswith("/") or not vendor:
+            raise ValueError(f"PRESSROOM_DIALECTS entry '{item}' must look like /api/ibexa/v2=ibexa")
+        dialects.append(Dialect(prefix.rstrip("/"), vendor))
+    return tuple(dialects)
+
+
+def _bool(text: str) -> bool:
+    return text.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
+    """Build settings from ``PRESSROOM_*`` variables; unknown variables are ignored."""
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    simple: dict[str, Any] = {
+        "DATABASE_URL": ("database_url", str),
+        "SECRET_KEY": ("secret_key", str),
+        "JWT_TTL": ("jwt_ttl_seconds", int),
+        "SESSION_TTL": ("session_ttl_seconds", int),
+        "ANONYMOUS_USER_ID": ("anonymous_user_id", int),
+        "ADMIN_PASSWORD": ("admin_password", str),
+        "MAX_BODY_BYTES": ("max_body_bytes", int),
+        "FILE_ROOT": ("file_root", Path),
+        "COOKIE_SECURE": ("cookie_secure", _bool),
+        "DEBUG": ("debug", _bool),
+        "DEFAULT_SITEACCESS": ("default_siteaccess", str),
+    }
+    for suffix, (name, convert) in simple.items():
+        raw = env.get("PRESSROOM_" + suffix)
+        if raw is not None and raw != "":
+            values[name] = convert(raw)
+    if env.get("PRESSROOM_DIALECTS"):
+        values["dialects"] = _parse_dialects(env["PRESSROOM_DIALECTS"])
+    if env.get("PRESSROOM_SITEACCESSES"):
+        values["siteaccesses"] = tuple(
+            s.strip() for s in env["PRESSROOM_SITEACCESSES"].split(",") if s.strip()
+        )
+    return Settings(**values)

@@ -1,0 +1,223 @@
+"""The ASGI application: dialect, method override, routing, auth, handler, rendering, errors.
+
+Everything a request goes through is here, in order, so every resource inherits the same HTTP
+conventions: OPTIONS and HEAD on every route, 405 with ``Allow``, ETag with ``If-None-Match``,
+ErrorMessage in the negotiated format for every failure, and no internals in 5xx answers.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from starlette.datastructures import Headers, QueryParams
+from starlette.requests import cookie_parser
+
+from pressroom.config import Dialect, Settings
+from pressroom.domain.errors import MethodNotAllowed, NotFound, PayloadTooLarge
+from pressroom.domain.tags import tag_matches
+from pressroom.rest.auth import check_expected_user, identify
+from pressroom.rest.errors import represent_error
+from pressroom.rest.media import Rendering, negotiate
+from pressroom.rest.output.visitor import Out, Representation, visit
+from pressroom.rest.output.writers import writer_for
+from pressroom.rest.request import RestRequest
+from pressroom.rest.responses import Created, Empty, NoContent, Redirect, WithHeaders
+from pressroom.rest.routing import Router
+from pressroom.services.container import Services
+
+log = logging.getLogger("pressroom.rest")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+_OVERRIDE = re.compile(r"^[A-Z]+$")
+
+
+class Reply:
+    """A response under construction: status, headers (in order) and body."""
+
+    __slots__ = ("body", "headers", "status")
+
+    def __init__(self, status: int, body: bytes = b"") -> None:
+        self.status = status
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.body = body
+
+    def header(self, name: str, value: str) -> None:
+        self.headers.append((name.encode("latin-1"), value.encode("latin-1")))
+
+
+class RestApp:
+    def __init__(self, settings: Settings, services: Services, router: Router) -> None:
+        self.settings = settings
+        self.services = services
+        self.router = router
+        # Longest prefix first, so that nested prefixes cannot shadow each other.
+        self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            return
+        reply = await self.handle(scope, receive)
+        await send({"type": "http.response.start", "status": reply.status, "headers": reply.headers})
+        body = b"" if scope["method"] == "HEAD" else reply.body
+        await send({"type": "http.response.body", "body": body})
+
+    def _dialect(self, path: str) -> tuple[Dialect, str] | None:
+        for dialect in self.dialects:
+            if path == dialect.prefix or path.startswith(dialect.prefix + "/"):
+                return dialect, path[len(dialect.prefix) :] or "/"
+        return None
+
+    async def handle(self, scope: Scope, receive: Receive) -> Reply:
+        headers = Headers(scope=scope)
+        accept = negotiate(headers.get("accept"))
+        found = self._dialect(scope["path"])
+        dialect = found[0] if found else self.settings.dialects[0]
+        out = Out(Rendering(dialect, accept.format), self.router)
+        try:
+            if found is None:
+                raise NotFound(f"No resource at '{scope['path']}'")
+            path = found[1]
+            method = scope["method"].upper()
+            override = headers.get("x-http-method-override")
+            if method == "POST" and override:
+                override = override.strip().upper()
+                if _OVERRIDE.match(override):
+                    method = override
+            if method == "OPTIONS":
+                allowed = self.router.allowed(path)
+                if not allowed:
+                    raise NotFound(f"No resource at '{path}'")
+                reply = Reply(200)
+                reply.header("allow", ",".join(allowed))
+                reply.header("content-length", "0")
+                return reply
+            route, params = self.router.match(method, path)
+            body = await _read_body(scope, receive, headers, self.settings.max_body_bytes)
+            cookies = cookie_parser(headers.get("cookie", ""))
+            caller = identify(self.services.auth, self.settings, headers, cookies, method, route.name)
+            check_expected_user(headers, caller.user)
+            request = RestRequest(
+                method=method,
+                path=path,
+                params=params,
+                query=QueryParams(scope.get("query_string", b"")),
+                headers=headers,
+                body=body,
+                out=out,
+                accept_name=accept.name,
+                services=self.services,
+                settings=self.settings,
+                user=caller.user,
+                session=caller.session,
+                cookie_name=caller.cookie_name,
+            )
+            result = route.handler(request, **params)
+            return self._render(out, method, headers, result)
+        except Exception as error:  # every failure becomes an ErrorMessage
+            return self._error(out, error)
+
+    def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
+        if isinstance(result, NoContent):
+            reply = Reply(204)
+            for name, value in result.headers.items():
+                reply.header(name, value)
+            return reply
+        if isinstance(result, Redirect):
+            reply = Reply(result.status)
+            reply.header("location", result.location)
+            reply.header("content-length", "0")
+            return reply
+        if isinstance(result, Empty):
+            reply = Reply(result.status)
+            for name, value in result.headers.items():
+                reply.header(name, value)
+            reply.header("content-length", "0")
+            return reply
+        if isinstance(result, Created):
+            if result.value is None:
+                reply = Reply(201)
+                reply.header("content-length", "0")
+            else:
+                reply = self._represent(out, 201, visit(out, result.value))
+            reply.header("location", result.location)
+            return reply
+        if isinstance(result, WithHeaders):
+            reply = self._represent(out, result.status, visit(out, result.value))
+            for name, value in result.headers.items():
+                reply.header(name, value)
+            for cookie in result.cookies:
+                reply.header("set-cookie", cookie)
+            return reply
+        representation = visit(out, result)
+        if (
+            method in ("GET", "HEAD")
+            and representation.etag is not None
+            and tag_matches(headers.get("if-none-match"), representation.etag)
+        ):
+            reply = Reply(304)
+            reply.header("etag", representation.etag)
+            return reply
+        return self._represent(out, 200, representation)
+
+    @staticmethod
+    def _represent(out: Out, status: int, representation: Representation) -> Reply:
+        body = writer_for(out.rendering.format)(representation.root, representation.body)
+        reply = Reply(status, body)
+        if representation.media:
+            reply.header("content-type", out.media(representation.media))
+        if representation.accept_patch:
+            reply.header("accept-patch", out.media(representation.accept_patch))
+        if representation.etag:
+            reply.header("etag", representation.etag)
+        reply.header("vary", "Accept")
+        reply.header("content-length", str(len(body)))
+        return reply
+
+    def _error(self, out: Out, error: Exception) -> Reply:
+        status, representation = represent_error(out, error)
+        if status >= 500:
+            log.exception("unhandled error", exc_info=error)
+        reply = self._represent(out, status, representation)
+        if isinstance(error, MethodNotAllowed):
+            reply.header("allow", ",".join(error.allowed))
+        return reply
+
+
+async def _read_body(scope: Scope, receive: Receive, headers: Headers, limit: int) -> bytes:
+    declared = headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise PayloadTooLarge(f"The request body exceeds {limit} bytes")
+    chunks = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise PayloadTooLarge(f"The request body exceeds {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

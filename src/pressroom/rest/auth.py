@@ -1,0 +1,103 @@
+"""Who is calling: Basic, Bearer JWT, or a session cookie with its CSRF rule; anonymous otherwise.
+
+No permission logic here: this module only turns credentials into a user (spec/auth.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from starlette.datastructures import Headers
+
+from pressroom.config import Settings
+from pressroom.domain.errors import BadRequest, Unauthorized
+from pressroom.domain.user import Session, User
+from pressroom.services.auth import AuthService
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+# Session routes check the token themselves (or need none): login, refresh, logout, check.
+CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.delete", "session.current"})
+COOKIE_PREFIX = "eZSESSID"
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    user: User
+    session: Session | None
+    cookie_name: str
+    stale_cookie: bool = False  # a session cookie was sent but its session is gone
+
+
+def siteaccess_of(headers: Headers, settings: Settings) -> str:
+    name = headers.get("x-siteaccess")
+    if name is None or name == "":
+        return settings.default_siteaccess
+    if name not in settings.siteaccesses:
+        raise BadRequest(f"Unknown siteaccess '{name}' in header X-Siteaccess")
+    return name
+
+
+def cookie_name_for(siteaccess: str) -> str:
+    return COOKIE_PREFIX + hashlib.md5(siteaccess.encode(), usedforsecurity=False).hexdigest()
+
+
+def _session_id(cookies: dict[str, str], name: str) -> str | None:
+    if name in cookies:
+        return cookies[name]
+    for key, value in cookies.items():
+        if key.startswith(COOKIE_PREFIX):
+            return value
+    return None
+
+
+def _basic(auth: AuthService, credentials: str) -> User:
+    try:
+        decoded = base64.b64decode(credentials, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        raise BadRequest("The Authorization header carries malformed Basic credentials") from None
+    login, sep, password = decoded.partition(":")
+    if not sep:
+        raise BadRequest("The Authorization header carries malformed Basic credentials")
+    return auth.basic(login, password)
+
+
+def identify(
+    auth: AuthService,
+    settings: Settings,
+    headers: Headers,
+    cookies: dict[str, str],
+    method: str,
+    route_name: str,
+) -> Caller:
+    cookie_name = cookie_name_for(siteaccess_of(headers, settings))
+    authorization = headers.get("authorization")
+    if authorization:
+        scheme, _, credentials = authorization.partition(" ")
+        scheme = scheme.lower()
+        if scheme == "basic":
+            return Caller(_basic(auth, credentials.strip()), None, cookie_name)
+        if scheme == "bearer":
+            return Caller(auth.user_from_token(credentials.strip()), None, cookie_name)
+    session_id = _session_id(cookies, cookie_name)
+    if session_id:
+        session = auth.session(session_id)
+        if session is not None:
+            user = auth.load_user(session.user_id)
+            if user is not None:
+                if method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES:
+                    token = headers.get("x-csrf-token")
+                    if token is None or not hmac.compare_digest(token, session.csrf_token):
+                        raise Unauthorized(f"Missing or invalid CSRF token for {method}")
+                return Caller(user, session, cookie_name)
+        return Caller(auth.anonymous(), None, cookie_name, stale_cookie=True)
+    return Caller(auth.anonymous(), None, cookie_name)
+
+
+def check_expected_user(headers: Headers, user: User) -> None:
+    expected = headers.get("x-expected-user")
+    if expected is not None and (user.is_anonymous or user.login != expected):
+        raise Unauthorized("Expectation failed. User changed.")

@@ -1,0 +1,111 @@
+"""Decoders: a JSON or XML request body becomes one neutral tree (the JSON shape).
+
+XML attributes become ``_name`` keys, text next to attributes ``#text``, repeated elements lists. The
+content of field-type hashes (``fieldValue``, ``defaultValue``, ``fieldSettings``,
+``validatorConfiguration``) is decoded from ``<value key>`` elements into dicts and lists, with scalars
+type-cast as the reference does (digits -> int, decimals -> float, true/false -> bool).
+
+The XML parser is hardened: no entity expansion, no DTD, no network, no huge trees, and documents with
+a DOCTYPE are refused outright.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+from lxml import etree
+
+from pressroom.domain.errors import BadRequest
+from pressroom.rest.media import JSON
+
+HASH_ELEMENTS = frozenset({"fieldValue", "defaultValue", "fieldSettings", "validatorConfiguration"})
+
+_PARSER = etree.XMLParser(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    dtd_validation=False,
+    huge_tree=False,
+    remove_comments=True,
+    remove_pis=True,
+)
+_INT = re.compile(r"^-?[0-9]+$")
+_FLOAT = re.compile(r"^-?[0-9]*\.[0-9]+$")
+
+
+def decode(body: bytes, fmt: str | None) -> tuple[str, Any]:
+    """Return (root name, root value). Missing format means XML, as in the reference."""
+    if not body.strip():
+        raise BadRequest("The request body is empty")
+    return _decode_json(body) if fmt == JSON else _decode_xml(body)
+
+
+def _decode_json(body: bytes) -> tuple[str, Any]:
+    try:
+        document = orjson.loads(body)
+    except orjson.JSONDecodeError as exc:
+        raise BadRequest(f"Invalid JSON in the request body: {exc.msg} at position {exc.pos}") from None
+    if not isinstance(document, dict) or not document:
+        raise BadRequest("The JSON request body must be an object with one root key")
+    root = next(iter(document))
+    return root, document[root]
+
+
+def _cast(text: str) -> Any:
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def _local(tag: Any) -> str:
+    return etree.QName(tag).localname if isinstance(tag, str) else ""
+
+
+def _hash(element: Any) -> Any:
+    children = [child for child in element if isinstance(child.tag, str)]
+    if not children:
+        text = element.text or ""
+        if not text.strip():
+            return text or None
+        return _cast(text)
+    if all(child.get("key") is not None for child in children):
+        return {child.get("key"): _hash(child) for child in children}
+    return [_hash(child) for child in children]
+
+
+def _generic(element: Any) -> Any:
+    name = _local(element.tag)
+    if name in HASH_ELEMENTS:
+        return _hash(element)
+    children = [child for child in element if isinstance(child.tag, str)]
+    attrs = {f"_{key}": value for key, value in element.attrib.items()}
+    if not children:
+        text = element.text or ""
+        if not attrs:
+            return text
+        if text:
+            attrs["#text"] = text
+        return attrs
+    groups: dict[str, list[Any]] = {}
+    for child in children:
+        groups.setdefault(_local(child.tag), []).append(_generic(child))
+    node: dict[str, Any] = attrs
+    for key, values in groups.items():
+        node[key] = values[0] if len(values) == 1 else values
+    return node
+
+
+def _decode_xml(body: bytes) -> tuple[str, Any]:
+    if b"<!DOCTYPE" in body or b"<!ENTITY" in body:
+        raise BadRequest("XML documents with a DOCTYPE or entity declarations are not accepted")
+    try:
+        root = etree.fromstring(body, parser=_PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise BadRequest(f"Invalid XML in the request body: {exc.msg}") from None
+    return _local(root.tag), _generic(root)

@@ -1,0 +1,148 @@
+"""Visitors for the root resource, sections, languages and countries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pressroom.domain.country import Country
+from pressroom.domain.language import Language
+from pressroom.domain.section import Section
+from pressroom.domain.tags import value_tag
+from pressroom.rest.output.visitor import Out, Representation, visits
+
+
+@dataclass(frozen=True, slots=True)
+class Root:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SectionList:
+    sections: list[Section]
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageList:
+    languages: list[Language]
+
+
+@dataclass(frozen=True, slots=True)
+class CountryList:
+    countries: tuple[Country, ...]
+
+
+# (name, media type name, path below the prefix) in the order of spec/shapes-content.md §2.
+ROOT_ENTRIES = (
+    ("content", "", "/content/objects"),
+    ("contentByRemoteId", "", "/content/objects?remoteId={remoteId}"),
+    ("contentTypes", "ContentTypeInfoList", "/content/types"),
+    ("contentTypeByIdentifier", "", "/content/types?identifier={identifier}"),
+    ("contentTypeGroups", "ContentTypeGroupList", "/content/typegroups"),
+    ("contentTypeGroupByIdentifier", "", "/content/typegroups?identifier={identifier}"),
+    ("users", "UserRefList", "/user/users"),
+    ("usersByRoleId", "UserRefList", "/user/users?roleId={roleId}"),
+    ("usersByRemoteId", "UserRefList", "/user/users?remoteId={remoteId}"),
+    ("usersByEmail", "UserRefList", "/user/users?email={email}"),
+    ("usersByLogin", "UserRefList", "/user/users?login={login}"),
+    ("roles", "RoleList", "/user/roles"),
+    ("rootLocation", "Location", "/content/locations/1/2"),
+    ("rootUserGroup", "UserGroup", "/user/groups/1/5"),
+    ("rootMediaFolder", "Location", "/content/locations/1/43"),
+    ("locationByRemoteId", "", "/content/locations?remoteId={remoteId}"),
+    ("locationByPath", "", "/content/locations?locationPath={locationPath}"),
+    ("trash", "Trash", "/content/trash"),
+    ("sections", "SectionList", "/content/sections"),
+    ("views", "RefList", "/views"),
+    ("objectStateGroups", "ObjectStateGroupList", "/content/objectstategroups"),
+    ("objectStates", "ObjectStateList", "/content/objectstategroups/{objectStateGroupId}/objectstates"),
+    ("globalUrlAliases", "UrlAliasRefList", "/content/urlaliases"),
+    ("urlWildcards", "UrlWildcardList", "/content/urlwildcards"),
+    ("createSession", "UserSession", "/user/sessions"),
+    ("refreshSession", "UserSession", "/user/sessions/{sessionId}/refresh"),
+    ("createToken", "JWT", "/user/token/jwt"),
+)
+
+
+@visits(Root)
+def visit_root(out: Out, _root: Root) -> Representation:
+    body: dict[str, Any] = {"_media-type": out.media("Root")}
+    for name, media, path in ROOT_ENTRIES:
+        body[name] = {"_media-type": out.media(media), "_href": out.href(path)}
+    return Representation("Root", "Root", body, etag=value_tag("root", out.rendering.dialect))
+
+
+def section_body(out: Out, section: Section) -> dict[str, Any]:
+    return {
+        "_media-type": out.media("Section"),
+        "_href": out.url("section.load", sectionId=section.id),
+        "sectionId": section.id,
+        "identifier": section.identifier,
+        "name": section.name,
+    }
+
+
+@visits(Section)
+def visit_section(out: Out, section: Section) -> Representation:
+    return Representation(
+        "Section", "Section", section_body(out, section), accept_patch="SectionInput", etag=value_tag(section)
+    )
+
+
+@visits(SectionList)
+def visit_section_list(out: Out, value: SectionList) -> Representation:
+    body = {
+        "_media-type": out.media("SectionList"),
+        "_href": out.url("section.list"),
+        "Section": [section_body(out, s) for s in value.sections],
+    }
+    return Representation("SectionList", "SectionList", body)
+
+
+def language_body(out: Out, language: Language) -> dict[str, Any]:
+    return {
+        "_media-type": out.media("Language"),
+        "_href": out.url("language.load", code=language.language_code),
+        "languageId": language.id,
+        "languageCode": language.language_code,
+        "name": language.name,
+        "enabled": language.enabled,
+    }
+
+
+@visits(Language)
+def visit_language(out: Out, language: Language) -> Representation:
+    return Representation("Language", "Language", language_body(out, language), etag=value_tag(language))
+
+
+@visits(LanguageList)
+def visit_language_list(out: Out, value: LanguageList) -> Representation:
+    body = {
+        "_media-type": out.media("LanguageList"),
+        "_href": out.url("language.list"),
+        "Language": [language_body(out, lang) for lang in value.languages],
+    }
+    return Representation("LanguageList", "LanguageList", body)
+
+
+@visits(CountryList)
+def visit_country_list(out: Out, value: CountryList) -> Representation:
+    media = out.media("Country")
+    body = {
+        "_media-type": out.media("CountryList"),
+        "Country": [
+            {
+                "_media-type": media,
+                "_id": c.alpha2,
+                "name": c.name,
+                "Alpha2": c.alpha2,
+                "Alpha3": c.alpha3,
+                "Numeric": c.numeric,
+                "IDC": c.dialing_code,
+            }
+            for c in value.countries
+        ],
+    }
+    return Representation(
+        "CountryList", "CountryList", body, etag=value_tag("countries", len(value.countries))
+    )

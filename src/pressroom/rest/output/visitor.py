@@ -1,0 +1,75 @@
+"""Visitors: one function per value type turns a value into a neutral tree (see writers.py).
+
+A visitor receives an :class:`Out` (the dialect and format of the response, and the href builder) and the
+value, and returns a :class:`Representation`. Visitors never ask which format is being written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pressroom.rest.media import Rendering
+from pressroom.rest.routing import Router
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Representation:
+    root: str  # element name of the document root
+    media: str  # media type name for Content-Type ("" for none)
+    body: Any
+    accept_patch: str | None = None  # media type name of the PATCH input, for single resources
+    etag: str | None = None  # for single resources
+
+
+class Out:
+    """What a visitor may know about the response being written."""
+
+    __slots__ = ("rendering", "router")
+
+    def __init__(self, rendering: Rendering, router: Router) -> None:
+        self.rendering = rendering
+        self.router = router
+
+    def media(self, name: str) -> str:
+        return self.rendering.media(name)
+
+    def url(self, route: str, **params: Any) -> str:
+        return self.rendering.dialect.prefix + self.router.path(route, **params)
+
+    def ref(self, media: str, route: str, **params: Any) -> dict[str, Any]:
+        """A reference element: ``{"_media-type": ..., "_href": ...}``."""
+        return {"_media-type": self.rendering.media(media), "_href": self.url(route, **params)}
+
+    def href(self, path: str) -> str:
+        return self.rendering.dialect.prefix + path
+
+
+Visitor = Callable[[Out, Any], Representation]
+_VISITORS: dict[type, Visitor] = {}
+
+
+def visits(
+    kind: type[T],
+) -> Callable[[Callable[[Out, T], Representation]], Callable[[Out, T], Representation]]:
+    def register(function: Callable[[Out, T], Representation]) -> Callable[[Out, T], Representation]:
+        _VISITORS[kind] = function
+        return function
+
+    return register
+
+
+def visit(out: Out, value: Any) -> Representation:
+    try:
+        visitor = _VISITORS[type(value)]
+    except KeyError:
+        raise TypeError(f"no visitor for {type(value).__name__}") from None
+    return visitor(out, value)
+
+
+def translated(values: dict[str, str]) -> dict[str, Any]:
+    """``{"eng-GB": "Folder"}`` -> ``{"value": [{"_languageCode": "eng-GB", "#text": "Folder"}]}``."""
+    return {"value": [{"_languageCode": code, "#text": text} for code, text in values.items()]}

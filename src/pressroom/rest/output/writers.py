@@ -1,0 +1,112 @@
+"""The JSON and XML writers behind one neutral tree.
+
+Visitors build a tree of plain Python values with the conventions of the JSON wire format:
+
+* a key starting with ``_`` is an attribute (``_media-type``, ``_href``, ``_id``);
+* ``#text`` is the text of an element that also has attributes;
+* a list under a key is a repeated element of that name (in JSON: an array);
+* :class:`Hash` wraps a field-type hash (``fieldValue``, ``fieldSettings``...), written in XML as nested
+  ``<value key="...">`` / ``<value>`` elements.
+
+JSON is the tree as it is; XML is derived from it here. Nothing outside this module asks which one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+import orjson
+
+from pressroom.rest.media import JSON
+
+
+class Hash:
+    """A field-type hash: native JSON, ``<value key>`` elements in XML."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+
+def _json_default(obj: Any) -> Any:
+    if isinstance(obj, Hash):
+        return obj.data
+    raise TypeError(f"cannot serialise {type(obj).__name__}")
+
+
+def write_json(root: str, tree: Any) -> bytes:
+    return orjson.dumps({root: tree}, default=_json_default)
+
+
+def _text(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return ""
+    return escape(str(value))
+
+
+def _hash_content(out: list[str], data: Any) -> None:
+    if isinstance(data, dict):
+        for key, item in data.items():
+            out.append(f"<value key={quoteattr(str(key))}>")
+            _hash_content(out, item)
+            out.append("</value>")
+    elif isinstance(data, list):
+        for item in data:
+            out.append("<value>")
+            _hash_content(out, item)
+            out.append("</value>")
+    else:
+        out.append(_text(data))
+
+
+def _element(out: list[str], name: str, value: Any) -> None:
+    if isinstance(value, dict):
+        attrs = []
+        text = None
+        children = []
+        for key, item in value.items():
+            if key == "#text":
+                text = item
+            elif key[0] == "_":
+                attrs.append(f" {key[1:]}={quoteattr(_text(item) if item is not None else '')}")
+            else:
+                children.append((key, item))
+        out.append(f"<{name}{''.join(attrs)}")
+        if text is None and not children:
+            out.append("/>")
+            return
+        out.append(">")
+        if text is not None:
+            out.append(_text(text))
+        for key, item in children:
+            if isinstance(item, list):
+                for entry in item:
+                    _element(out, key, entry)
+            else:
+                _element(out, key, item)
+        out.append(f"</{name}>")
+    elif isinstance(value, Hash):
+        out.append(f"<{name}>")
+        _hash_content(out, value.data)
+        out.append(f"</{name}>")
+    elif value is None:
+        out.append(f"<{name}/>")
+    else:
+        out.append(f"<{name}>{_text(value)}</{name}>")
+
+
+def write_xml(root: str, tree: Any) -> bytes:
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
+    _element(out, root, tree)
+    return "".join(out).encode("utf-8")
+
+
+def writer_for(fmt: str) -> Callable[[str, Any], bytes]:
+    return write_json if fmt == JSON else write_xml

@@ -1,0 +1,43 @@
+"""Wrappers a handler returns; status codes live here and in the error table, not in handlers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """201 with ``Location``; the body is the value's representation, or empty when ``value`` is None."""
+
+    location: str
+    value: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class NoContent:
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Redirect:
+    location: str
+    status: int = 307
+
+
+@dataclass(frozen=True, slots=True)
+class Empty:
+    """A bodiless answer with a given status (e.g. 200 for HEAD /bookmark, 409 on session login)."""
+
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class WithHeaders:
+    """A value rendered as usual, with a status and extra headers (Set-Cookie on login)."""
+
+    value: Any
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    cookies: tuple[str, ...] = ()

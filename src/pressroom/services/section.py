@@ -1,0 +1,75 @@
+"""Sections: list, load, create, update, delete."""
+
+from __future__ import annotations
+
+from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
+from pressroom.domain.section import Section, SectionCreate, SectionUpdate
+from pressroom.domain.tags import tag_matches, value_tag
+from pressroom.domain.user import User
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+
+def _check_identifier(identifier: str) -> None:
+    if not identifier.strip():
+        raise BadRequest("The section identifier must not be empty")
+
+
+class SectionService:
+    def __init__(self, store: Store, permissions: Permissions) -> None:
+        self.store = store
+        self.permissions = permissions
+
+    def list(self, user: User, identifier: str | None = None) -> list[Section]:
+        if not self.permissions.can(user, "section", "view"):
+            return []
+        with self.store.read() as tx:
+            if identifier is None:
+                return tx.sections.list()
+            section = tx.sections.by_identifier(identifier)
+        if section is None:
+            raise NotFound.of("Section", identifier)
+        return [section]
+
+    def load(self, user: User, section_id: int) -> Section:
+        self.permissions.require(user, "section", "view")
+        with self.store.read() as tx:
+            return self._get(tx, section_id)
+
+    def create(self, user: User, struct: SectionCreate) -> Section:
+        self.permissions.require(user, "section", "edit")
+        _check_identifier(struct.identifier)
+        with self.store.write() as tx:
+            if tx.sections.by_identifier(struct.identifier) is not None:
+                raise Forbidden(f"A section with identifier '{struct.identifier}' already exists")
+            return tx.sections.create(struct)
+
+    def update(self, user: User, section_id: int, struct: SectionUpdate, if_match: str | None) -> Section:
+        self.permissions.require(user, "section", "edit")
+        if struct.identifier is not None:
+            _check_identifier(struct.identifier)
+        with self.store.write() as tx:
+            current = self._get(tx, section_id)
+            if if_match is not None and not tag_matches(if_match, value_tag(current)):
+                raise PreconditionFailed(
+                    f"Section {section_id} has changed; its ETag is {value_tag(current)}"
+                )
+            new = struct.identifier
+            if new is not None and new != current.identifier and tx.sections.by_identifier(new) is not None:
+                raise Forbidden(f"A section with identifier '{struct.identifier}' already exists")
+            return tx.sections.update(section_id, struct)
+
+    def delete(self, user: User, section_id: int) -> None:
+        self.permissions.require(user, "section", "edit")
+        with self.store.write() as tx:
+            self._get(tx, section_id)
+            if tx.sections.is_used(section_id):
+                raise Forbidden(f"Section {section_id} is assigned to content and cannot be deleted")
+            tx.sections.delete(section_id)
+
+    @staticmethod
+    def _get(tx: Tx, section_id: int) -> Section:
+        section = tx.sections.get(section_id)
+        if section is None:
+            raise NotFound.of("Section", section_id)
+        return section

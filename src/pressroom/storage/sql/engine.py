@@ -1,0 +1,67 @@
+"""Engines for the two supported databases, and the transaction boundary.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``, a busy timeout and foreign keys on. Its write
+transactions start with ``BEGIN IMMEDIATE`` so that two processes writing the same file queue on the
+lock instead of failing on an upgrade deadlock. PostgreSQL runs at READ COMMITTED; code that needs a
+counter to be unique under concurrency takes a row lock (``SELECT ... FOR UPDATE``) in its gateway.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+
+
+def normalise_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` and use psycopg 3 for them."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _configure_sqlite(engine)
+        return engine
+    if parsed.get_backend_name() == "postgresql":
+        return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+    raise ValueError(f"Unsupported database URL '{parsed.render_as_string(hide_password=True)}'")
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Connection) -> None:
+        mode = connection.get_execution_options().get("pressroom_write", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if mode else "BEGIN")
+
+
+@contextmanager
+def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
+    """One transaction: committed when the block ends, rolled back on any exception."""
+    with engine.connect() as connection:
+        connection.execution_options(pressroom_write=write)
+        with connection.begin():
+            yield connection

@@ -1,0 +1,98 @@
+"""Schema creation and the clean-install data set (spec/install.md), with its exact ids."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
+
+from pressroom.domain.passwords import hash_password
+from pressroom.storage.sql import schema
+from pressroom.storage.sql.engine import transaction
+
+LANGUAGES = [(2, "eng-GB", "English (United Kingdom)")]
+SECTIONS = [(1, "standard", "Standard"), (2, "users", "Users"), (3, "media", "Media")]
+# content id, login, email, max_login
+USERS = [(10, "anonymous", "anonymous@link.invalid", 1000), (14, "admin", "admin@link.invalid", 10)]
+
+
+class DatabaseNotEmpty(Exception):
+    """`init` found tables with data and was not asked to overwrite them."""
+
+
+def is_initialised(engine: Engine) -> bool:
+    if not inspect(engine).has_table("settings"):
+        return False
+    with transaction(engine, write=False) as connection:
+        marker = connection.execute(
+            select(schema.settings.c.value).where(schema.settings.c.name == "installed")
+        ).scalar()
+    return marker is not None
+
+
+def _has_data(engine: Engine) -> bool:
+    inspector = inspect(engine)
+    existing = [t for t in schema.metadata.sorted_tables if inspector.has_table(t.name)]
+    if not existing:
+        return False
+    with transaction(engine, write=False) as connection:
+        return any(connection.execute(select(func.count()).select_from(t)).scalar() for t in existing)
+
+
+def initialise(engine: Engine, admin_password: str, *, force: bool = False) -> None:
+    """Create the schema and load the clean install. Refuses a database with data unless ``force``."""
+    if _has_data(engine):
+        if not force:
+            raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
+        schema.metadata.drop_all(engine)
+    schema.metadata.create_all(engine)
+    with transaction(engine, write=True) as connection:
+        load_clean_install(connection, admin_password)
+        if connection.dialect.name == "postgresql":
+            reset_sequences(connection)
+
+
+def load_clean_install(connection: Connection, admin_password: str) -> None:
+    password_hash = hash_password(admin_password)
+    connection.execute(
+        insert(schema.languages),
+        [{"id": i, "language_code": c, "name": n, "enabled": True} for i, c, n in LANGUAGES],
+    )
+    connection.execute(
+        insert(schema.sections), [{"id": i, "identifier": ident, "name": n} for i, ident, n in SECTIONS]
+    )
+    connection.execute(
+        insert(schema.users),
+        [
+            {
+                "content_id": cid,
+                "login": login,
+                "login_normalized": login.lower(),
+                "email": email,
+                "password_hash": password_hash,
+                "enabled": True,
+                "max_login": max_login,
+            }
+            for cid, login, email, max_login in USERS
+        ],
+    )
+    connection.execute(
+        insert(schema.settings),
+        [
+            {"name": "installed", "value": "clean"},
+            {"name": "secret_key", "value": secrets.token_urlsafe(48)},
+        ],
+    )
+
+
+def reset_sequences(connection: Connection) -> None:
+    """After explicit ids, move PostgreSQL sequences past them (SQLite does this by itself)."""
+    for table in schema.metadata.sorted_tables:
+        for column in table.primary_key.columns:
+            if column.autoincrement is True:
+                connection.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', '{column.name}'), "  # noqa: S608
+                        f"COALESCE((SELECT MAX({column.name}) FROM {table.name}), 0) + 1, false)"
+                    )
+                )

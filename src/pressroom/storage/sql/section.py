@@ -1,0 +1,53 @@
+"""Sections in SQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from pressroom.domain.section import Section, SectionCreate, SectionUpdate
+from pressroom.storage.sql.schema import sections
+from pressroom.storage.sql.usage import section_in_use
+
+
+def _row(row: Any) -> Section:
+    return Section(row.id, row.identifier, row.name)
+
+
+class SqlSectionGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    def list(self) -> list[Section]:
+        return [_row(r) for r in self.c.execute(select(sections).order_by(sections.c.id))]
+
+    def get(self, section_id: int) -> Section | None:
+        row = self.c.execute(select(sections).where(sections.c.id == section_id)).first()
+        return _row(row) if row else None
+
+    def by_identifier(self, identifier: str) -> Section | None:
+        row = self.c.execute(select(sections).where(sections.c.identifier == identifier)).first()
+        return _row(row) if row else None
+
+    def create(self, struct: SectionCreate) -> Section:
+        result = self.c.execute(
+            insert(sections).values(identifier=struct.identifier, name=struct.name).returning(sections.c.id)
+        )
+        return Section(result.scalar_one(), struct.identifier, struct.name)
+
+    def update(self, section_id: int, struct: SectionUpdate) -> Section:
+        values = {
+            k: v for k, v in (("identifier", struct.identifier), ("name", struct.name)) if v is not None
+        }
+        if values:
+            self.c.execute(update(sections).where(sections.c.id == section_id).values(**values))
+        section = self.get(section_id)
+        assert section is not None
+        return section
+
+    def delete(self, section_id: int) -> None:
+        self.c.execute(delete(sections).where(sections.c.id == section_id))
+
+    def is_used(self, section_id: int) -> bool:
+        return section_in_use(self.c, section_id)

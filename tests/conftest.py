@@ -1,0 +1,157 @@
+"""Shared fixtures: fresh databases (SQLite and PostgreSQL), an in-process client, a real server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+
+from pressroom.app import create_app
+from pressroom.config import Settings
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.install import initialise
+from tests.helpers import Api
+
+POSTGRES_URL = os.environ.get("PRESSROOM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REQUIRE_POSTGRES = os.environ.get("PRESSROOM_TEST_REQUIRE_POSTGRES") == "1"
+
+
+def _postgres_reachable() -> bool:
+    try:
+        engine = create_engine(POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        engine.dispose()
+        return True
+    except Exception:
+        return False
+
+
+@pytest.fixture(scope="session")
+def postgres_available() -> bool:
+    reachable = _postgres_reachable()
+    if not reachable and REQUIRE_POSTGRES:
+        pytest.fail(f"PostgreSQL is required but not reachable at {POSTGRES_URL}")
+    return reachable
+
+
+@pytest.fixture
+def postgres_url(postgres_available: bool) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    if not postgres_available:
+        pytest.skip("PostgreSQL not reachable (set PRESSROOM_TEST_REQUIRE_POSTGRES=1 to make this fail)")
+    name = f"pressroom_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(
+        POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+    )
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    base, _, _ = POSTGRES_URL.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def template_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One initialised SQLite file per test session; tests copy it (initialising costs an argon2 hash)."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    engine = make_engine(f"sqlite:///{path}")
+    initialise(engine, "publish")
+    with engine.connect() as connection:
+        connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+    return path
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path, template_sqlite: Path) -> str:
+    target = tmp_path / "pressroom.db"
+    shutil.copy(template_sqlite, target)
+    return f"sqlite:///{target}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An initialised database of each kind: storage tests run the same assertions on both."""
+    if request.param == "sqlite":
+        return str(request.getfixturevalue("sqlite_url"))
+    url = str(request.getfixturevalue("postgres_url"))
+    engine = make_engine(url)
+    initialise(engine, "publish")
+    engine.dispose()
+    return url
+
+
+def make_settings(database_url: str, tmp_path: Path, **overrides: object) -> Settings:
+    return Settings(database_url=database_url, file_root=tmp_path / "files", **overrides)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def settings(sqlite_url: str, tmp_path: Path) -> Settings:
+    return make_settings(sqlite_url, tmp_path)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings), base_url="http://testserver") as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def api(client: TestClient) -> Api:
+    """The in-process client, authenticated as admin with Basic, speaking JSON."""
+    return Api(client)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Granian server on a free port over a fresh SQLite file; yields its base URL."""
+    root = tmp_path_factory.mktemp("live")
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        PRESSROOM_DATABASE_URL=f"sqlite:///{root / 'live.db'}",
+        PRESSROOM_FILE_ROOT=str(root / "files"),
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(base + "/api/ibexa/v2/", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("the server did not start") from None
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
