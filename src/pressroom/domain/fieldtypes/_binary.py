@@ -1,0 +1,137 @@
+"""Shared base of the file field types (ezbinaryfile, ezmedia, ezimage).
+
+Input is either an upload, ``{"fileName", "data": <base64>, "mimeType"?}``, or a reference to a file
+already in the store, ``{"id": <file id>}`` / ``{"inputUri": <file id>}`` (what a client echoes back when
+it keeps the file of a previous version). :meth:`BinaryFieldType.from_wire` only records them, under the
+private keys ``_pendingData`` (the base64 text) and ``_pendingRef``; :meth:`BinaryFieldType.store_files`
+writes the upload, or checks the reference, and sets ``id``, ``fileSize`` and ``mimeType``. Callers must run
+``store_files`` before persisting a value. Sizes are in bytes; ``maxFileSize`` is in megabytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import mimetypes
+import posixpath
+import re
+from collections.abc import Mapping
+
+from pressroom.domain.errors import FieldError, InvalidArgument, NotFound
+from pressroom.domain.fieldtypes.base import FieldType, FileStore, StoredFile
+from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
+from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
+from pressroom.domain.fieldtypes.params import Param, integer
+
+PENDING_DATA = "_pendingData"
+PENDING_REF = "_pendingRef"
+SIZE_VALIDATOR = "FileSizeValidator"
+MEGABYTE = 1024 * 1024
+_WHITESPACE = re.compile(r"\s+")
+
+
+def file_size_validator() -> dict[str, Param]:
+    """``FileSizeValidator`` schema shared by the file types (``maxFileSize`` in megabytes)."""
+    return {"maxFileSize": integer(None, minimum=0)}
+
+
+def decode_base64(text: str, what: str) -> bytes:
+    """Decode base64 text, ignoring whitespace (MIME line breaks); raises InvalidArgument."""
+    try:
+        return base64.b64decode(_WHITESPACE.sub("", text), validate=True)
+    except (binascii.Error, ValueError):
+        raise InvalidArgument(f"{what} is not valid Base64") from None
+
+
+class BinaryFieldType(FieldType):
+    """Subclasses add their own keys with :meth:`extra_from_wire` and shape the output."""
+
+    def from_wire(self, raw: JsonValue) -> JsonValue:
+        if raw is None:
+            return None
+        hash_ = as_dict(raw, "fieldValue")
+        data_text = optional_str(hash_.get("data"), "fieldValue 'data'")
+        reference = optional_str(hash_.get("inputUri") or hash_.get("id"), "fieldValue 'inputUri'")
+        given_mime = optional_str(hash_.get("mimeType") or hash_.get("mime"), "fieldValue 'mimeType'")
+        data: bytes | None = None
+        if data_text:
+            file_name = optional_str(hash_.get("fileName"), "fieldValue 'fileName'").strip()
+            if not file_name:
+                raise InvalidArgument("fieldValue 'fileName' is required with 'data'")
+            data = decode_base64(data_text, "fieldValue 'data'")
+            value: JsonDict = {"fileName": file_name, "fileSize": len(data), PENDING_DATA: data_text}
+        elif reference:
+            file_id = reference.lstrip("/")
+            file_name = optional_str(hash_.get("fileName"), "fieldValue 'fileName'").strip()
+            file_name = file_name or posixpath.basename(file_id)
+            value = {"fileName": file_name, "fileSize": None, PENDING_REF: file_id}
+        elif any(item not in (None, "", [], {}) for item in hash_.values()):
+            raise InvalidArgument("fieldValue needs 'data' (with 'fileName') or 'inputUri'")
+        else:
+            return None
+        value["mimeType"] = given_mime or mimetypes.guess_type(str(value["fileName"]))[0]
+        value.update(self.extra_from_wire(hash_))
+        if data is not None:
+            value.update(self.inspect(data))
+        return value
+
+    def extra_from_wire(self, hash_: JsonDict) -> JsonDict:
+        """Hook: the type's own keys read from the input hash."""
+        return {}
+
+    def inspect(self, data: bytes) -> JsonDict:
+        """Hook: keys computed from the file content (image dimensions, sniffed mime type)."""
+        return {}
+
+    def store_files(self, value: JsonValue, files: FileStore) -> JsonValue:
+        """Write a pending upload, or check a pending reference, and set ``id``/``fileSize``/``mimeType``.
+
+        Raises InvalidArgument when a referenced file is not in the store.
+        """
+        hash_ = dict_or_none(value)
+        if hash_ is None:
+            return value
+        result = dict(hash_)
+        pending_data, reference = result.pop(PENDING_DATA, None), result.pop(PENDING_REF, None)
+        mime = result.get("mimeType")
+        mime_type = mime if isinstance(mime, str) else None
+        file_name = str_or_empty(result.get("fileName"))
+        if isinstance(pending_data, str):
+            data = decode_base64(pending_data, "fieldValue 'data'")
+            stored = files.put(data, file_name, mime_type)
+        elif isinstance(reference, str):
+            try:
+                data = files.get(reference)
+            except NotFound:
+                raise InvalidArgument(f"fieldValue 'inputUri' '{reference}' is not a stored file") from None
+            stored = StoredFile(reference, file_name, len(data), mime_type)
+        else:
+            return result
+        result.update(self.inspect(data))
+        result.update({"id": stored.id, "fileSize": stored.size, "mimeType": result.get("mimeType")})
+        return result
+
+    def is_empty(self, value: JsonValue) -> bool:
+        hash_ = dict_or_none(value)
+        return hash_ is None or not (hash_.get("id") or hash_.get(PENDING_DATA) or hash_.get(PENDING_REF))
+
+    def validate(
+        self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]
+    ) -> list[FieldError]:
+        max_size = int_or_none((dict_or_none(validators.get(SIZE_VALIDATOR)) or {}).get("maxFileSize"))
+        size = int_or_none((dict_or_none(value) or {}).get("fileSize"))
+        if max_size and size is not None and size > max_size * MEGABYTE:
+            unit = "megabyte" if max_size == 1 else "megabytes"
+            return [FieldError(SIZE_VALIDATOR, f"The file size cannot exceed {max_size} {unit}.")]
+        return []
+
+    def file_wire(self, hash_: JsonDict) -> tuple[str | None, int | None]:
+        """The stored file id and size, for the output."""
+        file_id = hash_.get("id")
+        return (file_id if isinstance(file_id, str) and file_id else None), int_or_none(hash_.get("fileSize"))
+
+    def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
+        return str_or_empty((dict_or_none(value) or {}).get("fileName"))
+
+    def sort_key(self, value: JsonValue) -> str | int | float | None:
+        return self.name(value).lower() or None

@@ -1,0 +1,150 @@
+"""The field type contract: how a field value is read from the wire, validated, stored and written back.
+
+A field type is stateless; one instance per identifier lives in the registry. Values handed around are
+*normalized stored values*: plain JSON-able Python structures, produced by :meth:`FieldType.from_wire`
+and consumed by every other method. Definition settings and validator configurations are stored in the
+form :meth:`FieldType.normalize_definition` returns; enumerated settings are kept as the REST constant
+names (``"DEFAULT_EMPTY"``), so they go out on the wire as REST clients expect them.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from pressroom.domain.errors import FieldError
+from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
+from pressroom.domain.fieldtypes.params import Param, normalize_settings, normalize_validators
+
+__all__ = ["FieldType", "FileStore", "JsonDict", "JsonValue", "StoredFile", "WireContext"]
+
+
+class WireContext(Protocol):
+    """Builds the URLs a field value shows on the wire; supplied by the REST layer."""
+
+    def content_href(self, content_id: int) -> str: ...
+
+    def file_uri(self, file_id: str) -> str: ...
+
+    def image_variation_href(self, image_id: str, variation: str) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StoredFile:
+    """A file written to a :class:`FileStore`; ``size`` is in bytes."""
+
+    id: str
+    file_name: str
+    size: int
+    mime_type: str | None
+
+
+class FileStore(Protocol):
+    """Where binary field types keep their files."""
+
+    def put(self, data: bytes, file_name: str, mime_type: str | None) -> StoredFile: ...
+
+    def get(self, file_id: str) -> bytes:
+        """Return the file content; raises :class:`pressroom.domain.errors.NotFound` when missing."""
+        ...
+
+    def delete(self, file_id: str) -> None: ...
+
+
+class FieldType(ABC):
+    """Base of every field type.
+
+    Subclasses declare ``settings_schema`` / ``validators_schema`` (see :mod:`.params`) and implement
+    :meth:`from_wire` and :meth:`to_wire`; the other methods have defaults suited to scalar values whose
+    empty value is ``None``.
+    """
+
+    identifier: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    singular: ClassVar[bool] = False
+    addable_with_instances: ClassVar[bool] = True
+    searchable_supported: ClassVar[bool] = True
+    settings_schema: ClassVar[Mapping[str, Param]] = {}
+    validators_schema: ClassVar[Mapping[str, Mapping[str, Param]]] = {}
+
+    # -- definition ------------------------------------------------------------------------------
+
+    def default_settings(self) -> dict[str, JsonValue]:
+        return {key: copy.deepcopy(param.default) for key, param in self.settings_schema.items()}
+
+    def default_validators(self) -> dict[str, JsonValue]:
+        return {
+            name: {key: copy.deepcopy(param.default) for key, param in params.items()}
+            for name, params in self.validators_schema.items()
+        }
+
+    def normalize_definition(
+        self, settings: Mapping[str, JsonValue] | None, validators: Mapping[str, JsonValue] | None
+    ) -> tuple[dict[str, JsonValue], dict[str, JsonValue]]:
+        """Merge the defaults into ``settings`` and ``validators`` and type-check every key.
+
+        Raises InvalidArgument naming the key for an unknown setting or validator, an unknown validator
+        parameter, a value of the wrong type, or a value outside its enumeration.
+        """
+        normalized_settings = normalize_settings(self.settings_schema, settings)
+        normalized_validators = normalize_validators(self.validators_schema, validators)
+        self.check_definition(normalized_settings, normalized_validators)
+        return normalized_settings, normalized_validators
+
+    def check_definition(self, settings: JsonDict, validators: JsonDict) -> None:
+        """Cross-key checks on a normalized definition (e.g. min <= max); raises InvalidArgument."""
+        return None
+
+    def settings_to_wire(
+        self, settings: Mapping[str, JsonValue], location_href: Callable[[int], str]
+    ) -> dict[str, JsonValue]:
+        """The fieldSettings hash as REST shows it; relation types add location hrefs."""
+        return dict(settings)
+
+    # -- values ----------------------------------------------------------------------------------
+
+    @abstractmethod
+    def from_wire(self, raw: JsonValue) -> JsonValue:
+        """Parse an input fieldValue into the normalized stored value; ``None`` gives the empty value.
+
+        Raises InvalidArgument when the value is structurally wrong.
+        """
+
+    @abstractmethod
+    def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
+        """The output fieldValue for a stored value."""
+
+    def empty_value(self) -> JsonValue:
+        return None
+
+    def is_empty(self, value: JsonValue) -> bool:
+        return value is None
+
+    def validate(
+        self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]
+    ) -> list[FieldError]:
+        """Check a non-empty value against the definition; "required" is the caller's business."""
+        return []
+
+    def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
+        """Text for the content name schema; ``settings`` helps types that store indexes (ezselection)."""
+        if self.is_empty(value) or value is None:
+            return ""
+        return str(value)
+
+    def sort_key(self, value: JsonValue) -> str | int | float | None:
+        return None
+
+    def searchable_text(self, value: JsonValue) -> str:
+        return self.name(value)
+
+    def relation_ids(self, value: JsonValue) -> list[int]:
+        """Ids of the content items this value relates to (field relations)."""
+        return []
+
+    def store_files(self, value: JsonValue, files: FileStore) -> JsonValue:
+        """Write pending uploads to ``files`` and return the value that references them."""
+        return value

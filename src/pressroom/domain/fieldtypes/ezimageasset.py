@@ -1,0 +1,46 @@
+"""ezimageasset: a relation to an image content item, with an alternative text.
+
+The REST output adds the destination's image variations only when the destination can be loaded,
+which this pure type cannot do: ``variations`` is left to the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pressroom.domain.fieldtypes._relation import content_id
+from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
+from pressroom.domain.fieldtypes.jsonvalue import JsonValue
+
+
+class ImageAssetType(FieldType):
+    identifier = "ezimageasset"
+    aliases = ("ibexa_image_asset",)
+
+    def from_wire(self, raw: JsonValue) -> JsonValue:
+        """``{"destinationContentId": 57, "alternativeText": "..."}``; a falsy value is the empty value."""
+        if not raw:
+            return None
+        hash_ = as_dict(raw, "fieldValue")
+        destination = content_id(hash_.get("destinationContentId"), "fieldValue 'destinationContentId'")
+        if destination is None:
+            return None
+        alternative = optional_str(hash_.get("alternativeText"), "fieldValue 'alternativeText'")
+        return {"destinationContentId": destination, "alternativeText": alternative}
+
+    def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
+        hash_ = dict_or_none(value)
+        if hash_ is None:
+            return {"destinationContentId": None, "alternativeText": None}
+        return {
+            "destinationContentId": hash_.get("destinationContentId"),
+            "alternativeText": hash_.get("alternativeText", ""),
+        }
+
+    def relation_ids(self, value: JsonValue) -> list[int]:
+        destination = int_or_none((dict_or_none(value) or {}).get("destinationContentId"))
+        return [] if destination is None else [destination]
+
+    def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
+        return str_or_empty((dict_or_none(value) or {}).get("alternativeText"))
