@@ -19,7 +19,7 @@ from pressroom.domain.errors import FieldError
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import Param, normalize_settings, normalize_validators
 
-__all__ = ["FieldType", "FileStore", "JsonDict", "JsonValue", "StoredFile", "WireContext"]
+__all__ = ["FieldType", "FileStore", "JsonDict", "JsonValue", "ListFieldType", "StoredFile", "WireContext"]
 
 
 class WireContext(Protocol):
@@ -148,3 +148,14 @@ class FieldType(ABC):
     def store_files(self, value: JsonValue, files: FileStore) -> JsonValue:
         """Write pending uploads to ``files`` and return the value that references them."""
         return value
+
+
+class ListFieldType(FieldType):
+    """A field type whose value is a list (selections, countries, keywords, authors, relation lists):
+    its empty value is the empty list."""
+
+    def empty_value(self) -> JsonValue:
+        return []
+
+    def is_empty(self, value: JsonValue) -> bool:
+        return not value

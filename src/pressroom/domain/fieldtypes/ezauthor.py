@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_int, as_list, dict_or_none, is_email, optional_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import enum
@@ -13,7 +13,7 @@ from pressroom.domain.fieldtypes.params import enum
 ERROR_TYPE = "AuthorValidator"
 
 
-class AuthorType(FieldType):
+class AuthorType(ListFieldType):
     identifier = "ezauthor"
     aliases = ("ibexa_author",)
     settings_schema = {
@@ -41,12 +41,6 @@ class AuthorType(FieldType):
             if author["id"] is None:
                 author["id"], next_id = next_id, next_id + 1
         return list[JsonValue](authors)
-
-    def empty_value(self) -> JsonValue:
-        return []
-
-    def is_empty(self, value: JsonValue) -> bool:
-        return not value
 
     def validate(
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]

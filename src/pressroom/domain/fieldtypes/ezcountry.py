@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pycountry
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import boolean
@@ -31,7 +31,7 @@ def country_name(alpha2: str) -> str:
     return str(country.name) if country is not None else alpha2
 
 
-class CountryType(FieldType):
+class CountryType(ListFieldType):
     identifier = "ezcountry"
     aliases = ("ibexa_country",)
     settings_schema = {"isMultiple": boolean(False)}
@@ -50,12 +50,6 @@ class CountryType(FieldType):
             if code not in codes:
                 codes.append(code)
         return codes
-
-    def empty_value(self) -> JsonValue:
-        return []
-
-    def is_empty(self, value: JsonValue) -> bool:
-        return not value
 
     def validate(
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]

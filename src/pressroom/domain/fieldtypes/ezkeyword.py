@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 
 
-class KeywordType(FieldType):
+class KeywordType(ListFieldType):
     identifier = "ezkeyword"
     aliases = ("ibexa_keyword",)
 
@@ -27,12 +27,6 @@ class KeywordType(FieldType):
             if keyword and keyword not in keywords:
                 keywords.append(keyword)
         return keywords
-
-    def empty_value(self) -> JsonValue:
-        return []
-
-    def is_empty(self, value: JsonValue) -> bool:
-        return not value
 
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         return list(value) if isinstance(value, list) else []

@@ -12,7 +12,7 @@ from pressroom.domain.fieldtypes._relation import (
     location_id,
     with_location_href,
 )
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_list, dict_or_none, int_or_none
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import enum, integer, string_list
@@ -29,7 +29,7 @@ _SELECTION_METHODS: dict[str, tuple[JsonValue, ...]] = {
 }
 
 
-class RelationListType(FieldType):
+class RelationListType(ListFieldType):
     """The stored value is the list of destination content ids, without repeats."""
 
     identifier = "ezobjectrelationlist"
@@ -56,12 +56,6 @@ class RelationListType(FieldType):
             if identifier not in ids:
                 ids.append(identifier)
         return ids
-
-    def empty_value(self) -> JsonValue:
-        return []
-
-    def is_empty(self, value: JsonValue) -> bool:
-        return not value
 
     def validate(
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_int, as_str, dict_or_none
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import boolean, custom
@@ -42,7 +42,7 @@ def option_texts(options: JsonValue) -> dict[int, str]:
     return {}
 
 
-class SelectionType(FieldType):
+class SelectionType(ListFieldType):
     identifier = "ezselection"
     aliases = ("ibexa_selection",)
     settings_schema = {
@@ -64,12 +64,6 @@ class SelectionType(FieldType):
             if index not in selected:
                 selected.append(index)
         return selected
-
-    def empty_value(self) -> JsonValue:
-        return []
-
-    def is_empty(self, value: JsonValue) -> bool:
-        return not value
 
     def validate(
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]
