@@ -24,7 +24,8 @@ test: lint
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/http_load.py
+	$(BIN)/python -m benchmarks.http_load
+	$(BIN)/python -m benchmarks.content_load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -18,13 +18,13 @@ from starlette.requests import cookie_parser
 from pressroom.config import Dialect, Settings
 from pressroom.domain.errors import MethodNotAllowed, NotFound, PayloadTooLarge
 from pressroom.domain.tags import tag_matches
-from pressroom.rest.auth import check_expected_user, identify
+from pressroom.rest.auth import check_expected_user, clearing_cookie, identify
 from pressroom.rest.errors import represent_error
 from pressroom.rest.media import Rendering, negotiate
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
-from pressroom.rest.responses import Created, Empty, NoContent, Redirect, WithHeaders
+from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, WithHeaders
 from pressroom.rest.routing import Router
 from pressroom.services.container import Services
 
@@ -122,11 +122,21 @@ class RestApp:
                 cookie_name=caller.cookie_name,
             )
             result = route.handler(request, **params)
-            return self._render(out, method, headers, result)
+            reply = self._render(out, method, headers, result)
+            if caller.stale_cookie and not route.name.startswith("session."):
+                reply.header("set-cookie", clearing_cookie(caller.cookie_name))
+            return reply
         except Exception as error:  # every failure becomes an ErrorMessage
             return self._error(out, error)
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
+        if isinstance(result, RawBody):
+            reply = Reply(200, result.content)
+            reply.header("content-type", result.media_type)
+            for name, value in result.headers.items():
+                reply.header(name, value)
+            reply.header("content-length", str(len(result.content)))
+            return reply
         if isinstance(result, NoContent):
             reply = Reply(204)
             for name, value in result.headers.items():
@@ -166,6 +176,7 @@ class RestApp:
         ):
             reply = Reply(304)
             reply.header("etag", representation.etag)
+            reply.header("vary", "Accept")
             return reply
         return self._represent(out, 200, representation)
 

@@ -41,6 +41,11 @@ def siteaccess_of(headers: Headers, settings: Settings) -> str:
     return name
 
 
+def clearing_cookie(name: str) -> str:
+    """The Set-Cookie value that removes the session cookie (logout, dead session)."""
+    return f"{name}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; Path=/; HttpOnly"
+
+
 def cookie_name_for(siteaccess: str) -> str:
     return COOKIE_PREFIX + hashlib.md5(siteaccess.encode(), usedforsecurity=False).hexdigest()
 

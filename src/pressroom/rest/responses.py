@@ -41,3 +41,12 @@ class WithHeaders:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     cookies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RawBody:
+    """200 with bytes as they are (a stored file), under their own media type."""
+
+    content: bytes
+    media_type: str
+    headers: dict[str, str] = field(default_factory=dict)

@@ -1,8 +1,9 @@
 """Route matching and href building.
 
 A route template is a path below the API prefix with typed parameters: ``{id:int}`` (digits),
-``{path:path}`` (a slash-separated id path such as ``1/2/59``) and ``{name}`` (one segment). Route names
-(``noun.verb``) build hrefs, and the same templates parse the hrefs clients send in bodies and headers.
+``{path:path}`` (a slash-separated id path such as ``1/2/59``), ``{id:file}`` (a stored file id such as
+``ab/cd/<hex>/a.pdf``, URL-decoded) and ``{name}`` (one segment). Route names (``noun.verb``) build
+hrefs, and the same templates parse the hrefs clients send in bodies and headers.
 """
 
 from __future__ import annotations
@@ -11,12 +12,18 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from pressroom.domain.errors import BadRequest, MethodNotAllowed, NotFound
 from pressroom.rest.media import strip_prefix
 
-_PARAM = re.compile(r"\{([A-Za-z_]+)(?::(int|path))?\}")
-_PATTERNS = {None: r"[^/]+", "int": r"[0-9]+", "path": r"[0-9]+(?:/[0-9]+)*/?"}
+_PARAM = re.compile(r"\{([A-Za-z_]+)(?::(int|path|file))?\}")
+_PATTERNS = {
+    None: r"[^/]+",
+    "int": r"[0-9]+",
+    "path": r"[0-9]+(?:/[0-9]+)*/?",
+    "file": r"[A-Za-z0-9._~%-]+(?:/[A-Za-z0-9._~%-]+)*",
+}
 
 
 def _convert_int(text: str) -> int:
@@ -31,10 +38,15 @@ def _convert_str(text: str) -> str:
     return text
 
 
+def _convert_file(text: str) -> str:
+    return unquote(text)
+
+
 _CONVERTERS: dict[str | None, Callable[[str], Any]] = {
     None: _convert_str,
     "int": _convert_int,
     "path": _convert_path,
+    "file": _convert_file,
 }
 
 

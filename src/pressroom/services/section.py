@@ -21,7 +21,10 @@ class SectionService:
         self.permissions = permissions
 
     def list(self, user: User, identifier: str | None = None) -> list[Section]:
-        if not self.permissions.can(user, "section", "view"):
+        """All sections the user may view; by identifier, the one section (401 without permission)."""
+        if identifier is not None:
+            self.permissions.require(user, "section", "view")
+        elif not self.permissions.can(user, "section", "view"):
             return []
         with self.store.read() as tx:
             if identifier is None:

@@ -6,6 +6,7 @@ import hmac
 
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.user import Session
+from pressroom.rest.auth import clearing_cookie
 from pressroom.rest.output.sessions import SessionView, Token
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty, NoContent, Redirect, WithHeaders
@@ -20,12 +21,8 @@ def _set_cookie(req: RestRequest, session: Session) -> str:
     )
 
 
-def clear_cookie(req: RestRequest) -> str:
-    return f"{req.cookie_name}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; Path=/; HttpOnly"
-
-
 def _gone(req: RestRequest) -> Empty:
-    return Empty(404, {"set-cookie": clear_cookie(req)})
+    return Empty(404, {"set-cookie": clearing_cookie(req.cookie_name)})
 
 
 def create_session(req: RestRequest) -> WithHeaders | Empty:
@@ -75,7 +72,7 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
     if session is None:
         return _gone(req)
     req.services.auth.end_session(session.id)
-    return NoContent({"set-cookie": clear_cookie(req)})
+    return NoContent({"set-cookie": clearing_cookie(req.cookie_name)})
 
 
 def create_token(req: RestRequest) -> Token:

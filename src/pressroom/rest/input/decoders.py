@@ -108,4 +108,7 @@ def _decode_xml(body: bytes) -> tuple[str, Any]:
         root = etree.fromstring(body, parser=_PARSER)
     except etree.XMLSyntaxError as exc:
         raise BadRequest(f"Invalid XML in the request body: {exc.msg}") from None
+    docinfo = root.getroottree().docinfo
+    if getattr(docinfo, "doctype", "") or docinfo.internalDTD is not None:
+        raise BadRequest("XML documents with a DOCTYPE or entity declarations are not accepted")
     return _local(root.tag), _generic(root)

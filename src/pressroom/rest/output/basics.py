@@ -96,7 +96,7 @@ def visit_section_list(out: Out, value: SectionList) -> Representation:
         "_href": out.url("section.list"),
         "Section": [section_body(out, s) for s in value.sections],
     }
-    return Representation("SectionList", "SectionList", body)
+    return Representation("SectionList", "SectionList", body, etag=value_tag(value.sections))
 
 
 def language_body(out: Out, language: Language) -> dict[str, Any]:

@@ -6,7 +6,9 @@ Visitors build a tree of plain Python values with the conventions of the JSON wi
 * ``#text`` is the text of an element that also has attributes;
 * a list under a key is a repeated element of that name (in JSON: an array);
 * :class:`Hash` wraps a field-type hash (``fieldValue``, ``fieldSettings``...), written in XML as nested
-  ``<value key="...">`` / ``<value>`` elements.
+  ``<value key="...">`` / ``<value>`` elements;
+* :class:`Items` is a list whose XML elements are named otherwise than its key (JSON ``"ContentType": [...]``,
+  XML ``<ContentTypeInfo>`` elements).
 
 JSON is the tree as it is; XML is derived from it here. Nothing outside this module asks which one.
 """
@@ -31,9 +33,21 @@ class Hash:
         self.data = data
 
 
+class Items:
+    """A repeated element written as a JSON list under its key, and in XML as ``element`` elements."""
+
+    __slots__ = ("element", "items")
+
+    def __init__(self, element: str, items: list[Any]) -> None:
+        self.element = element
+        self.items = items
+
+
 def _json_default(obj: Any) -> Any:
     if isinstance(obj, Hash):
         return obj.data
+    if isinstance(obj, Items):
+        return obj.items
     raise TypeError(f"cannot serialise {type(obj).__name__}")
 
 
@@ -41,14 +55,18 @@ def write_json(root: str, tree: Any) -> bytes:
     return orjson.dumps({root: tree}, default=_json_default)
 
 
-def _text(value: Any) -> str:
+def _plain(value: Any) -> str:
     if value is True:
         return "true"
     if value is False:
         return "false"
     if value is None:
         return ""
-    return escape(str(value))
+    return str(value)
+
+
+def _text(value: Any) -> str:
+    return escape(_plain(value))
 
 
 def _hash_content(out: list[str], data: Any) -> None:
@@ -75,7 +93,7 @@ def _element(out: list[str], name: str, value: Any) -> None:
             if key == "#text":
                 text = item
             elif key[0] == "_":
-                attrs.append(f" {key[1:]}={quoteattr(_text(item) if item is not None else '')}")
+                attrs.append(f" {key[1:]}={quoteattr(_plain(item))}")
             else:
                 children.append((key, item))
         out.append(f"<{name}{''.join(attrs)}")
@@ -89,6 +107,9 @@ def _element(out: list[str], name: str, value: Any) -> None:
             if isinstance(item, list):
                 for entry in item:
                     _element(out, key, entry)
+            elif isinstance(item, Items):
+                for entry in item.items:
+                    _element(out, item.element, entry)
             else:
                 _element(out, key, item)
         out.append(f"</{name}>")

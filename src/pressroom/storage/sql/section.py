@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.usage import section_in_use
+
+# Hot reads keep their statements built once: constructing a select costs more than running it on SQLite.
+_BY_ID = select(sections).where(sections.c.id == bindparam("id"))
+_BY_IDENTIFIER = select(sections).where(sections.c.identifier == bindparam("identifier"))
 
 
 def _row(row: Any) -> Section:
@@ -23,11 +27,11 @@ class SqlSectionGateway:
         return [_row(r) for r in self.c.execute(select(sections).order_by(sections.c.id))]
 
     def get(self, section_id: int) -> Section | None:
-        row = self.c.execute(select(sections).where(sections.c.id == section_id)).first()
+        row = self.c.execute(_BY_ID, {"id": section_id}).first()
         return _row(row) if row else None
 
     def by_identifier(self, identifier: str) -> Section | None:
-        row = self.c.execute(select(sections).where(sections.c.identifier == identifier)).first()
+        row = self.c.execute(_BY_IDENTIFIER, {"identifier": identifier}).first()
         return _row(row) if row else None
 
     def create(self, struct: SectionCreate) -> Section:

@@ -5,10 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pressroom.domain.user import Session, User
 from pressroom.storage.sql.schema import sessions, settings, users
+
+_USER_BY_ID = select(users).where(users.c.content_id == bindparam("id"))
+_USER_BY_LOGIN = select(users).where(users.c.login_normalized == bindparam("login"))
+_SESSION = select(sessions).where(sessions.c.id == bindparam("id"), sessions.c.expires_at > bindparam("now"))
 
 
 class SqlUserGateway:
@@ -22,11 +26,11 @@ class SqlUserGateway:
         )
 
     def get(self, user_id: int) -> User | None:
-        row = self.c.execute(select(users).where(users.c.content_id == user_id)).first()
+        row = self.c.execute(_USER_BY_ID, {"id": user_id}).first()
         return self._user(row) if row else None
 
     def by_login(self, login: str) -> tuple[User, str] | None:
-        row = self.c.execute(select(users).where(users.c.login_normalized == login.lower())).first()
+        row = self.c.execute(_USER_BY_LOGIN, {"login": login.lower()}).first()
         return (self._user(row), row.password_hash) if row else None
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
@@ -50,9 +54,7 @@ class SqlSessionGateway:
         )
 
     def get(self, session_id: str, now: int) -> Session | None:
-        row = self.c.execute(
-            select(sessions).where(sessions.c.id == session_id, sessions.c.expires_at > now)
-        ).first()
+        row = self.c.execute(_SESSION, {"id": session_id, "now": now}).first()
         if row is None:
             return None
         return Session(row.id, row.user_id, row.csrf_token, datetime.fromtimestamp(row.expires_at, UTC))
