@@ -11,9 +11,18 @@ from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
 from pressroom.services.container import Services
+from pressroom.services.content import ContentService
+from pressroom.services.content_type import ContentTypeService
+from pressroom.services.content_type_group import ContentTypeGroupService
+from pressroom.services.field_definition import FieldDefinitionService
+from pressroom.services.file import FileService
 from pressroom.services.language import LanguageService
+from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
+from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.version import VersionService
+from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised
 from pressroom.storage.sql.store import SqlStore
@@ -42,6 +51,14 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         ),
         sections=SectionService(store, permissions),
         languages=LanguageService(store),
+        content_type_groups=ContentTypeGroupService(store, permissions),
+        content_types=ContentTypeService(store, permissions),
+        field_definitions=FieldDefinitionService(store, permissions),
+        files=FileService(LocalFileStore(settings.file_root), permissions),
+        content=ContentService(store, permissions, LocalFileStore(settings.file_root)),
+        versions=VersionService(store, permissions, LocalFileStore(settings.file_root)),
+        relations=RelationService(store, permissions),
+        locations=LocationService(store, permissions),
     )
 
 

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from pressroom.rest.handlers import basics, sessions
+from pressroom.rest.handlers import basics, files, sessions
+from pressroom.rest.handlers import content as co
+from pressroom.rest.handlers import content_types as ct
+from pressroom.rest.handlers import locations as lo
+from pressroom.rest.handlers import versions as ve
 from pressroom.rest.routing import Route, Router, make_route
+
+_GROUP = "/content/typegroups/{groupId:int}"
+_TYPE = "/content/types/{typeId:int}"
+_FIELDS = _TYPE + "/fieldDefinitions"
+_DRAFT_FIELDS = _TYPE + "/draft/fieldDefinitions"
+_FIELD = _FIELDS + "/{fieldDefinitionId:int}"
+_DRAFT_FIELD = _DRAFT_FIELDS + "/{fieldDefinitionId:int}"
+_CONTENT = "/content/objects/{contentId:int}"
+_VERSION = _CONTENT + "/versions/{versionNo:int}"
+_RELATIONS = _VERSION + "/relations"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -13,6 +27,82 @@ ROUTES: list[Route] = [
     make_route("GET", "/content/sections/{sectionId:int}", basics.load_section, "section.load"),
     make_route("PATCH", "/content/sections/{sectionId:int}", basics.update_section, "section.update"),
     make_route("DELETE", "/content/sections/{sectionId:int}", basics.delete_section, "section.delete"),
+    # content type groups
+    make_route("GET", "/content/typegroups", ct.list_groups, "content_type_group.list"),
+    make_route("POST", "/content/typegroups", ct.create_group, "content_type_group.create"),
+    make_route("GET", _GROUP, ct.load_group, "content_type_group.load"),
+    make_route("PATCH", _GROUP, ct.update_group, "content_type_group.update"),
+    make_route("DELETE", _GROUP, ct.delete_group, "content_type_group.delete"),
+    make_route("GET", _GROUP + "/types", ct.list_group_types, "content_type_group.types"),
+    make_route("POST", _GROUP + "/types", ct.create_type, "content_type.create"),
+    # content types, their drafts and groups
+    make_route("GET", "/content/types", ct.list_types, "content_type.list"),
+    make_route("GET", _TYPE, ct.load_type, "content_type.load"),
+    make_route("COPY", _TYPE, ct.copy_type, "content_type.copy"),
+    make_route("POST", _TYPE, ct.create_draft, "content_type.create_draft"),
+    make_route("DELETE", _TYPE, ct.delete_type, "content_type.delete"),
+    make_route("GET", _TYPE + "/draft", ct.load_draft, "content_type.draft"),
+    make_route("PATCH", _TYPE + "/draft", ct.update_draft, "content_type.update_draft"),
+    make_route("PUBLISH", _TYPE + "/draft", ct.publish_draft, "content_type.publish_draft"),
+    make_route("DELETE", _TYPE + "/draft", ct.delete_draft, "content_type.delete_draft"),
+    make_route("GET", _TYPE + "/groups", ct.list_type_groups, "content_type.groups"),
+    make_route("POST", _TYPE + "/groups", ct.link_group, "content_type.link_group"),
+    make_route("DELETE", _TYPE + "/groups/{groupId:int}", ct.unlink_group, "content_type.unlink_group"),
+    # field definitions of the defined type, and of its draft
+    make_route("GET", _FIELDS, ct.list_field_definitions, "field_definition.list"),
+    make_route("GET", _FIELD, ct.load_field_definition, "field_definition.load"),
+    make_route(
+        "GET",
+        _TYPE + "/fieldDefinition/{identifier}",
+        ct.field_definition_by_identifier,
+        "field_definition.by_identifier",
+    ),
+    make_route("GET", _DRAFT_FIELDS, ct.list_draft_field_definitions, "field_definition.draft_list"),
+    make_route("POST", _DRAFT_FIELDS, ct.create_draft_field_definition, "field_definition.draft_create"),
+    make_route("GET", _DRAFT_FIELD, ct.load_draft_field_definition, "field_definition.draft_load"),
+    make_route("PATCH", _DRAFT_FIELD, ct.update_draft_field_definition, "field_definition.draft_update"),
+    make_route("DELETE", _DRAFT_FIELD, ct.delete_draft_field_definition, "field_definition.draft_delete"),
+    # content items, versions, translations, relations
+    make_route("GET", "/content/objects", co.find_content, "content.find"),
+    make_route("POST", "/content/objects", co.create_content, "content.create"),
+    make_route("GET", _CONTENT, co.load_content, "content.load"),
+    make_route("PATCH", _CONTENT, co.update_content, "content.update"),
+    make_route("DELETE", _CONTENT, co.delete_content, "content.delete"),
+    make_route("COPY", _CONTENT, co.copy_content, "content.copy"),
+    make_route("POST", _CONTENT + "/hide", co.hide_content, "content.hide"),
+    make_route("POST", _CONTENT + "/reveal", co.reveal_content, "content.reveal"),
+    make_route(
+        "DELETE",
+        _CONTENT + "/translations/{languageCode}",
+        co.delete_translation,
+        "content.delete_translation",
+    ),
+    make_route("GET", _CONTENT + "/relations", co.current_relations, "content.relations"),
+    make_route("GET", _CONTENT + "/currentversion", co.current_version, "content.current_version"),
+    make_route("COPY", _CONTENT + "/currentversion", ve.copy_current_version, "content.copy_current_version"),
+    make_route("GET", _CONTENT + "/versions", ve.list_versions, "version.list"),
+    make_route("GET", _VERSION, ve.load_version, "version.load"),
+    make_route("PATCH", _VERSION, ve.update_version, "version.update"),
+    make_route("DELETE", _VERSION, ve.delete_version, "version.delete"),
+    make_route("COPY", _VERSION, ve.copy_version, "version.copy"),
+    make_route("PUBLISH", _VERSION, ve.publish_version, "version.publish"),
+    make_route(
+        "DELETE",
+        _VERSION + "/translations/{languageCode}",
+        ve.delete_version_translation,
+        "version.delete_translation",
+    ),
+    make_route("GET", _RELATIONS, ve.list_relations, "relation.list"),
+    make_route("POST", _RELATIONS, ve.create_relation, "relation.create"),
+    make_route("GET", _RELATIONS + "/{relationId:int}", ve.load_relation, "relation.load"),
+    make_route("DELETE", _RELATIONS + "/{relationId:int}", ve.delete_relation, "relation.delete"),
+    make_route("GET", _CONTENT + "/locations", lo.list_content_locations, "content.locations"),
+    make_route("POST", _CONTENT + "/locations", lo.create_content_location, "content.create_location"),
+    # locations (load and lookup; the rest of the location API is a later issue)
+    make_route("GET", "/content/locations", lo.find_location, "location.find"),
+    make_route("GET", "/content/locations/{path:path}", lo.load_location, "location.load"),
+    # stored files (the uri of image, file and media field values)
+    make_route("GET", "/content/files/{fileId:file}", files.load_file, "file.load"),
     # languages and countries
     make_route("GET", "/languages", basics.list_languages, "language.list"),
     make_route("GET", "/languages/{code}", basics.load_language, "language.load"),

@@ -5,9 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pressroom.services.auth import AuthService
+from pressroom.services.content import ContentService
+from pressroom.services.content_type import ContentTypeService
+from pressroom.services.content_type_group import ContentTypeGroupService
+from pressroom.services.field_definition import FieldDefinitionService
+from pressroom.services.file import FileService
 from pressroom.services.language import LanguageService
+from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
+from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.version import VersionService
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,3 +24,11 @@ class Services:
     auth: AuthService
     sections: SectionService
     languages: LanguageService
+    content_type_groups: ContentTypeGroupService
+    content_types: ContentTypeService
+    field_definitions: FieldDefinitionService
+    files: FileService
+    content: ContentService
+    versions: VersionService
+    relations: RelationService
+    locations: LocationService

@@ -9,6 +9,8 @@ from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
 from pressroom.domain.passwords import hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
+from pressroom.storage.sql.seed_content import load_content
+from pressroom.storage.sql.seed_content_types import load_content_types
 
 LANGUAGES = [(2, "eng-GB", "English (United Kingdom)")]
 SECTIONS = [(1, "standard", "Standard"), (2, "users", "Users"), (3, "media", "Media")]
@@ -76,6 +78,8 @@ def load_clean_install(connection: Connection, admin_password: str) -> None:
             for cid, login, email, max_login in USERS
         ],
     )
+    load_content_types(connection)
+    load_content(connection)
     connection.execute(
         insert(schema.settings),
         [

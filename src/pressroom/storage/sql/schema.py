@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 metadata = MetaData()
@@ -39,6 +40,7 @@ sections = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("identifier", String(255), nullable=False, unique=True),
     Column("name", String(255), nullable=False),
+    sqlite_autoincrement=True,  # never reuse the id of a deleted row: old hrefs must not change meaning
 )
 
 users = Table(
@@ -64,3 +66,190 @@ sessions = Table(
     Column("expires_at", Integer, nullable=False),
 )
 Index("ix_sessions_expires_at", sessions.c.expires_at)
+
+# Named counters for ids that are shared across rows with composite keys (content type and field
+# definition ids are the same for the DEFINED and DRAFT rows). Incremented with UPDATE ... RETURNING.
+sequences = Table(
+    "sequences",
+    metadata,
+    Column("name", String(64), primary_key=True),
+    Column("value", BigInteger, nullable=False),
+)
+
+# --- content model -----------------------------------------------------------------------------------
+content_type_groups = Table(
+    "content_type_groups",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("identifier", String(255), nullable=False, unique=True),
+    Column("created", Integer, nullable=False),
+    Column("modified", Integer, nullable=False),
+    Column("creator_id", Integer, nullable=False),
+    Column("modifier_id", Integer, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+content_types = Table(
+    "content_types",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("status", Integer, primary_key=True, autoincrement=False),  # 0 DEFINED, 1 DRAFT
+    Column("identifier", String(255), nullable=False),
+    Column("remote_id", String(100), nullable=False),
+    Column("names", Text, nullable=False),  # JSON {languageCode: text}
+    Column("descriptions", Text, nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("modified", Integer, nullable=False),
+    Column("creator_id", Integer, nullable=False),
+    Column("modifier_id", Integer, nullable=False),
+    Column("url_alias_schema", Text, nullable=False, default=""),
+    Column("name_schema", Text, nullable=False, default=""),
+    Column("is_container", Boolean, nullable=False, default=False),
+    Column("main_language_code", String(20), nullable=False),
+    Column("default_always_available", Boolean, nullable=False, default=True),
+    Column("default_sort_field", Integer, nullable=False, default=1),
+    Column("default_sort_order", Integer, nullable=False, default=1),
+)
+Index("ix_content_types_identifier", content_types.c.identifier)
+Index("ix_content_types_remote_id", content_types.c.remote_id)
+
+content_type_group_links = Table(
+    "content_type_group_links",
+    metadata,
+    Column("content_type_id", Integer, primary_key=True, autoincrement=False),
+    Column("status", Integer, primary_key=True, autoincrement=False),
+    Column(
+        "group_id",
+        Integer,
+        ForeignKey("content_type_groups.id"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+)
+
+field_definitions = Table(
+    "field_definitions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("status", Integer, primary_key=True, autoincrement=False),
+    Column("content_type_id", Integer, nullable=False),
+    Column("identifier", String(50), nullable=False),
+    Column("field_type", String(50), nullable=False),
+    Column("field_group", String(255), nullable=False, default=""),
+    Column("position", Integer, nullable=False, default=0),
+    Column("is_translatable", Boolean, nullable=False, default=True),
+    Column("is_required", Boolean, nullable=False, default=False),
+    Column("is_info_collector", Boolean, nullable=False, default=False),
+    Column("is_searchable", Boolean, nullable=False, default=True),
+    Column("is_thumbnail", Boolean, nullable=False, default=False),
+    Column("default_value", Text, nullable=True),  # JSON
+    Column("names", Text, nullable=False),
+    Column("descriptions", Text, nullable=False),
+    Column("field_settings", Text, nullable=False),
+    Column("validator_configuration", Text, nullable=False),
+)
+Index("ix_field_definitions_type", field_definitions.c.content_type_id, field_definitions.c.status)
+
+# --- content items, versions, fields, relations, locations ---------------------------------------
+content = Table(
+    "content",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("content_type_id", Integer, nullable=False),
+    Column("section_id", Integer, ForeignKey("sections.id"), nullable=False),
+    Column("owner_id", Integer, nullable=False),
+    Column("remote_id", String(100), nullable=False, unique=True),
+    Column("main_language_code", String(20), nullable=False),
+    Column("always_available", Boolean, nullable=False, default=False),
+    Column("status", Integer, nullable=False),  # 0 DRAFT, 1 PUBLISHED, 2 TRASHED
+    Column("is_hidden", Boolean, nullable=False, default=False),
+    Column("current_version_no", Integer, nullable=False),
+    # The last version number handed out; bumped with UPDATE ... RETURNING (a row lock).
+    Column("version_counter", Integer, nullable=False, default=0),
+    Column("main_location_id", Integer, nullable=True),
+    Column("modified", Integer, nullable=False),
+    Column("published", Integer, nullable=True),
+    Column("revision", Integer, nullable=False, default=0),  # bumped on every write: feeds the ETag
+    sqlite_autoincrement=True,
+)
+Index("ix_content_type", content.c.content_type_id)
+Index("ix_content_section", content.c.section_id)
+
+content_versions = Table(
+    "content_versions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("version_no", Integer, nullable=False),
+    Column("status", Integer, nullable=False),  # 0 DRAFT, 1 PUBLISHED, 3 ARCHIVED
+    Column("creator_id", Integer, nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("modified", Integer, nullable=False),
+    Column("initial_language_code", String(20), nullable=False),
+    Column("language_codes", String(255), nullable=False),  # comma-joined
+    Column("names", Text, nullable=False),  # JSON {languageCode: name}
+    UniqueConstraint("content_id", "version_no", name="uq_content_versions_no"),
+    sqlite_autoincrement=True,
+)
+Index("ix_content_versions_creator", content_versions.c.creator_id, content_versions.c.status)
+
+content_fields = Table(
+    "content_fields",
+    metadata,
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), primary_key=True),
+    Column("version_no", Integer, primary_key=True, autoincrement=False),
+    Column("id", Integer, primary_key=True, autoincrement=False),  # same id in every version
+    Column("field_definition_id", Integer, nullable=False),
+    Column("language_code", String(20), nullable=False),
+    Column("field_type", String(50), nullable=False),
+    Column("value", Text, nullable=True),  # JSON of the normalized stored value
+)
+
+relations = Table(
+    "relations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source_content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("source_version_no", Integer, nullable=False),
+    Column("destination_content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("type", Integer, nullable=False),  # bit mask: 1 COMMON, 2 EMBED, 4 LINK, 8 ATTRIBUTE, 16 ASSET
+    Column("source_field_definition_id", Integer, nullable=True),
+    sqlite_autoincrement=True,
+)
+Index("ix_relations_source", relations.c.source_content_id, relations.c.source_version_no)
+Index("ix_relations_destination", relations.c.destination_content_id)
+
+locations = Table(
+    "locations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("parent_id", Integer, nullable=False),
+    Column("content_id", Integer, ForeignKey("content.id"), nullable=True),  # NULL: the virtual root
+    Column("path_string", String(255), nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("priority", Integer, nullable=False, default=0),
+    Column("hidden", Boolean, nullable=False, default=False),
+    Column("invisible", Boolean, nullable=False, default=False),
+    Column("remote_id", String(100), nullable=False, unique=True),
+    Column("sort_field", Integer, nullable=False, default=1),
+    Column("sort_order", Integer, nullable=False, default=1),
+    sqlite_autoincrement=True,
+)
+Index("ix_locations_parent", locations.c.parent_id)
+Index("ix_locations_content", locations.c.content_id)
+Index("ix_locations_path", locations.c.path_string)
+
+# Where a never-published item goes on its first publish.
+pending_locations = Table(
+    "pending_locations",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("parent_id", Integer, nullable=False),
+    Column("priority", Integer, nullable=False, default=0),
+    Column("hidden", Boolean, nullable=False, default=False),
+    Column("remote_id", String(100), nullable=False),
+    Column("sort_field", Integer, nullable=False),
+    Column("sort_order", Integer, nullable=False),
+)
+Index("ix_pending_locations_content", pending_locations.c.content_id)

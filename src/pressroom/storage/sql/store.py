@@ -7,9 +7,15 @@ from contextlib import contextmanager
 from functools import cached_property
 
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
+from pressroom.domain.errors import Forbidden
+from pressroom.storage.sql.content import SqlContentGateway
+from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.language import SqlLanguageGateway
+from pressroom.storage.sql.location import SqlLocationGateway
+from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, SqlUserGateway
 
@@ -38,6 +44,22 @@ class SqlTx:
         return SqlUserGateway(self.connection, self.anonymous_user_id)
 
     @cached_property
+    def content_types(self) -> SqlContentTypeGateway:
+        return SqlContentTypeGateway(self.connection)
+
+    @cached_property
+    def content(self) -> SqlContentGateway:
+        return SqlContentGateway(self.connection)
+
+    @cached_property
+    def relations(self) -> SqlRelationGateway:
+        return SqlRelationGateway(self.connection)
+
+    @cached_property
+    def locations(self) -> SqlLocationGateway:
+        return SqlLocationGateway(self.connection)
+
+    @cached_property
     def sessions(self) -> SqlSessionGateway:
         return SqlSessionGateway(self.connection)
 
@@ -54,5 +76,10 @@ class SqlStore:
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
-        with transaction(self.engine, write=True) as connection:
-            yield SqlTx(connection, self.anonymous_user_id)
+        """A write transaction. A unique constraint that a concurrent writer got to first surfaces as
+        Forbidden (the "identifier exists" answer), never as a driver error."""
+        try:
+            with transaction(self.engine, write=True) as connection:
+                yield SqlTx(connection, self.anonymous_user_id)
+        except IntegrityError as error:
+            raise Forbidden("A concurrent change already took this identifier or position") from error

@@ -1,0 +1,66 @@
+"""Locations: the places of content items in the tree.
+
+A location's ``path_string`` lists the ids from the root down to itself (``/1/2/59/``). A content item
+that was never published has *pending* locations: where it will appear when its first version is
+published.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pressroom.domain.content import ContentInfo
+
+ROOT_LOCATION_ID = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    id: int
+    parent_id: int
+    content_id: int | None  # None only for the virtual root (location 1)
+    path_string: str
+    depth: int
+    priority: int
+    hidden: bool  # explicitly hidden
+    invisible: bool  # hidden by itself, an ancestor, or its content
+    remote_id: str
+    sort_field: str  # a key of content_type.SORT_FIELDS
+    sort_order: str  # ASC | DESC
+    child_count: int = 0
+    content_info: ContentInfo | None = None
+
+    @property
+    def path(self) -> str:
+        """``"1/2/59"``: the path as it appears in a location href."""
+        return self.path_string.strip("/")
+
+    @property
+    def path_ids(self) -> list[int]:
+        return [int(part) for part in self.path.split("/") if part]
+
+
+@dataclass(frozen=True, slots=True)
+class LocationCreate:
+    parent_id: int
+    priority: int = 0
+    hidden: bool = False
+    remote_id: str | None = None
+    sort_field: str | None = None  # None: the content type default
+    sort_order: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingLocation:
+    """A location that becomes real under ``parent_id`` when the content is first published."""
+
+    id: int
+    content_id: int
+    parent_id: int
+    priority: int
+    hidden: bool
+    remote_id: str
+    sort_field: str
+    sort_order: str

@@ -1,0 +1,155 @@
+"""Parsers for ContentCreate, ContentUpdate, VersionUpdate, LocationCreate and RelationCreate
+(spec/shapes-content.md §7-§10). References arrive as full hrefs and become ids here."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from pressroom.domain.content import ContentCreate, ContentUpdate, FieldInput, VersionUpdate
+from pressroom.domain.content_type import SORT_FIELDS, SORT_ORDERS
+from pressroom.domain.errors import BadRequest, InvalidArgument
+from pressroom.domain.fieldtypes.timeparse import parse_time_string
+from pressroom.domain.location import LocationCreate
+from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.media import strip_prefix
+from pressroom.rest.request import RestRequest
+
+_USER = re.compile(r"^/user/users/([0-9]+)/?$")
+
+
+def user_id_of(href: str, what: str) -> int:
+    path = strip_prefix(href.split("?", 1)[0])
+    match = _USER.match(path or "")
+    if match is None:
+        raise BadRequest(f"Invalid {what} '{href}': expected a reference like '/api/ibexa/v2/user/users/14'")
+    return int(match.group(1))
+
+
+def location_id_of(req: RestRequest, href: str, what: str) -> int:
+    path: str = req.parse_href(href, "location.load", what=what)["path"]
+    return int(path.rsplit("/", 1)[-1])
+
+
+def content_id_of(req: RestRequest, href: str, what: str) -> int:
+    return int(req.parse_href(href, "content.load", what=what)["contentId"])
+
+
+def _date(node: Node, key: str) -> datetime | None:
+    raw = node.data.get(key)
+    if raw in (None, ""):
+        return None
+    try:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return datetime.fromtimestamp(raw, UTC)
+        return datetime.fromtimestamp(parse_time_string(str(raw), f"'{key}' in {node.where}"), UTC)
+    except InvalidArgument as error:
+        raise BadRequest(error.message) from None
+    except (OverflowError, OSError, ValueError):
+        raise BadRequest(f"'{key}' in {node.where} is not a date") from None
+
+
+def _choice(node: Node, key: str, allowed: dict[str, int]) -> str | None:
+    value = node.opt_string(key)
+    if value is None or value == "":
+        return None
+    if value.upper() not in allowed:
+        raise BadRequest(f"'{key}' in {node.where} must be one of {', '.join(allowed)}, got '{value}'")
+    return value.upper()
+
+
+def parse_location_create(req: RestRequest, node: Node) -> LocationCreate:
+    return LocationCreate(
+        parent_id=location_id_of(req, node.href("ParentLocation"), f"{node.where}.ParentLocation"),
+        priority=node.opt_integer("priority") or 0,
+        hidden=bool(node.opt_boolean("hidden")),
+        remote_id=node.opt_string("remoteId") or None,
+        sort_field=_choice(node, "sortField", SORT_FIELDS),
+        sort_order=_choice(node, "sortOrder", SORT_ORDERS),
+    )
+
+
+def _fields(node: Node) -> tuple[FieldInput, ...]:
+    fields = []
+    for item in node.items("fields", "field"):
+        fields.append(
+            FieldInput(
+                identifier=item.string("fieldDefinitionIdentifier"),
+                language_code=item.opt_string("languageCode") or None,
+                value=item.raw("fieldValue"),
+            )
+        )
+    return tuple(fields)
+
+
+def parse_content_create(req: RestRequest) -> ContentCreate:
+    node = req.input("ContentCreate")
+    type_href = node.href("ContentType")
+    locations = tuple(
+        parse_location_create(req, Node(item, f"{node.where}.LocationCreate"))
+        for item in as_list(node.data.get("LocationCreate"))
+    )
+    section = node.opt_href("Section")
+    owner = node.opt_href("User") or node.opt_href("Owner")
+    return ContentCreate(
+        content_type_id=int(req.parse_href(type_href, "content_type.load", what="ContentType")["typeId"]),
+        main_language_code=node.string("mainLanguageCode"),
+        fields=_fields(node),
+        locations=locations,
+        section_id=int(req.parse_href(section, "section.load", what="Section")["sectionId"])
+        if section
+        else None,
+        owner_id=user_id_of(owner, "User") if owner else None,
+        remote_id=node.opt_string("remoteId") or None,
+        always_available=node.opt_boolean("alwaysAvailable"),
+        modification_date=_date(node, "modificationDate"),
+    )
+
+
+def parse_content_update(req: RestRequest) -> ContentUpdate:
+    node = req.input("ContentUpdate")
+    section = node.opt_href("Section")
+    owner = node.opt_href("Owner")
+    main_location = node.opt_href("MainLocation")
+    return ContentUpdate(
+        main_language_code=node.opt_string("mainLanguageCode") or None,
+        section_id=int(req.parse_href(section, "section.load", what="Section")["sectionId"])
+        if section
+        else None,
+        main_location_id=location_id_of(req, main_location, "MainLocation") if main_location else None,
+        owner_id=user_id_of(owner, "Owner") if owner else None,
+        always_available=node.opt_boolean("alwaysAvailable"),
+        remote_id=node.opt_string("remoteId") or None,
+        modification_date=_date(node, "modificationDate"),
+        published_date=_date(node, "publishDate") or _date(node, "publishedDate"),
+    )
+
+
+def parse_version_update(req: RestRequest) -> VersionUpdate:
+    node = req.input("VersionUpdate")
+    return VersionUpdate(
+        fields=_fields(node),
+        initial_language_code=node.opt_string("initialLanguageCode") or None,
+        modification_date=_date(node, "modificationDate"),
+    )
+
+
+def parse_relation_create(req: RestRequest) -> int:
+    """The destination content id of a RelationCreate."""
+    node = req.input("RelationCreate")
+    return content_id_of(req, node.href("Destination"), "Destination")
+
+
+def parse_destination(req: RestRequest) -> int:
+    """COPY content: the ``Destination`` header's last path segment is the parent location id."""
+    header = (req.headers.get("destination") or "").strip()
+    last = header.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    if not last.isdigit():
+        raise BadRequest(f"The Destination header must be a parent location href, got '{header}'")
+    return int(last)
+
+
+def parse_languages(req: RestRequest) -> tuple[str, ...]:
+    """``?languages=eng-GB,ger-DE``."""
+    raw = req.query.get("languages") or ""
+    return tuple(code.strip() for code in raw.split(",") if code.strip())

@@ -1,0 +1,79 @@
+"""Visitors for locations and location lists (spec/shapes-content.md §10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pressroom.domain.location import Location
+from pressroom.domain.tags import value_tag
+from pressroom.rest.output.content import content_body, content_ref
+from pressroom.rest.output.visitor import Out, Representation, visits
+
+
+@dataclass(frozen=True, slots=True)
+class LocationRefList:
+    """References to locations; ``href`` is the listed resource (with prefix)."""
+
+    href: str
+    locations: list[Location]
+
+
+def location_ref(out: Out, location: Location) -> dict[str, Any]:
+    return out.ref("Location", "location.load", path=location.path)
+
+
+def location_body(out: Out, location: Location) -> dict[str, Any]:
+    href = out.url("location.load", path=location.path)
+    parent_path = location.path_string.rstrip("/").rsplit("/", 1)[0]
+    parent: dict[str, Any] = {"_media-type": out.media("Location")}
+    if location.parent_id != location.id and parent_path:
+        parent["_href"] = out.url("location.load", path=parent_path)
+    body: dict[str, Any] = {
+        "_media-type": out.media("Location"),
+        "_href": href,
+        "id": location.id,
+        "priority": location.priority,
+        "hidden": location.hidden or bool(location.content_info and location.content_info.is_hidden),
+        "invisible": location.invisible,
+        "explicitlyHidden": location.hidden,
+        "ParentLocation": parent,
+        "pathString": location.path_string,
+        "depth": location.depth,
+        "childCount": location.child_count,
+        "remoteId": location.remote_id,
+        "Children": {"_media-type": out.media("LocationList"), "_href": href + "/children"},
+    }
+    if location.content_id is not None:
+        body["Content"] = content_ref(out, location.content_id, "Content")
+    body["sortField"] = location.sort_field
+    body["sortOrder"] = location.sort_order
+    body["UrlAliases"] = {"_media-type": out.media("UrlAliasRefList"), "_href": href + "/urlaliases"}
+    if location.content_info is not None:
+        info = location.content_info
+        body["ContentInfo"] = {
+            **content_ref(out, info.id),
+            "Content": content_body(out, info, "ContentInfo"),
+        }
+    return body
+
+
+@visits(Location)
+def visit_location(out: Out, value: Location) -> Representation:
+    return Representation(
+        "Location",
+        "Location",
+        location_body(out, value),
+        accept_patch="LocationUpdate",
+        etag=value_tag(value),
+    )
+
+
+@visits(LocationRefList)
+def visit_location_list(out: Out, value: LocationRefList) -> Representation:
+    body = {
+        "_media-type": out.media("LocationList"),
+        "_href": value.href,
+        "Location": [location_ref(out, location) for location in value.locations],
+    }
+    return Representation("LocationList", "LocationList", body)

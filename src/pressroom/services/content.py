@@ -1,0 +1,273 @@
+"""Content items: create (a first draft), load, change metadata, delete, copy, hide, drop translations."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from pressroom.domain.content import (
+    ContentCreate,
+    ContentInfo,
+    ContentUpdate,
+    NewContent,
+    NewVersion,
+    Version,
+)
+from pressroom.domain.errors import (
+    Conflict,
+    Forbidden,
+    InvalidArgument,
+    NotFound,
+    PreconditionFailed,
+    TranslationAbsent,
+)
+from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.tags import tag_matches, value_tag
+from pressroom.domain.user import User
+from pressroom.services.content_fields import plan_fields, store_uploads, version_names
+from pressroom.services.content_ops import (
+    check_readable,
+    current_version,
+    delete_content,
+    get_content,
+    get_content_type,
+    get_location,
+    installed_languages,
+    load_version,
+    new_remote_id,
+    publish,
+    refresh_visibility,
+    remove_translation,
+    resolve_location,
+    save_plan,
+)
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+DEFAULT_SECTION_ID = 1
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+class ContentService:
+    def __init__(self, store: Store, permissions: Permissions, files: FileStore) -> None:
+        self.store = store
+        self.permissions = permissions
+        self.files = files
+
+    # -- create --------------------------------------------------------------------------------------
+    def create(self, user: User, struct: ContentCreate) -> Version:
+        """A new item whose version 1 is a draft of ``user``, with pending locations.
+
+        Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
+        Forbidden (remote id taken, two locations under one parent), ContentValidationError.
+        """
+        self.permissions.require(user, "content", "create")
+        moment = now()
+        with self.store.write() as tx:
+            content_type = get_content_type(tx, struct.content_type_id)
+            installed = installed_languages(tx)
+            main = struct.main_language_code
+            if main not in installed:
+                raise InvalidArgument(f"Language '{main}' is not installed")
+            parents = [get_location(tx, item.parent_id) for item in struct.locations]
+            if len({p.id for p in parents}) != len(parents):
+                raise Forbidden("The content cannot get two locations under the same parent")
+            section_id = struct.section_id or self._parent_section(tx, parents)
+            if tx.sections.get(section_id) is None:
+                raise NotFound.of("Section", section_id)
+            owner_id = user.id if struct.owner_id is None else struct.owner_id
+            if struct.owner_id is not None and tx.users.get(owner_id) is None:
+                raise NotFound.of("User", owner_id)
+            self._check_remote_id(tx, struct.remote_id)
+            plan = plan_fields(content_type, main, main, struct.fields, (), installed)
+            locations = [resolve_location(tx, item, content_type) for item in struct.locations]
+            plan = store_uploads(content_type, plan, self.files)
+            content_id = tx.content.create(
+                NewContent(
+                    content_type_id=content_type.id,
+                    remote_id=struct.remote_id or new_remote_id(),
+                    section_id=section_id,
+                    owner_id=owner_id,
+                    main_language_code=main,
+                    always_available=(
+                        content_type.default_always_available
+                        if struct.always_available is None
+                        else struct.always_available
+                    ),
+                    modification_date=struct.modification_date or moment,
+                )
+            )
+            version_no = tx.content.next_version_no(content_id)
+            version = tx.content.create_version(
+                NewVersion(
+                    content_id=content_id,
+                    version_no=version_no,
+                    creator_id=user.id,
+                    creation_date=moment,
+                    initial_language_code=main,
+                    language_codes=plan.languages,
+                    names=version_names(content_type, plan.languages, plan.values),
+                )
+            )
+            save_plan(tx, content_type, content_id, version_no, plan)
+            for location in locations:
+                tx.locations.add_pending(content_id, location)
+            return load_version(tx, get_content(tx, content_id), version)
+
+    @staticmethod
+    def _parent_section(tx: Tx, parents: list[Location]) -> int:
+        """A new item goes to the section of its (first) parent's content by default."""
+        for parent in parents:
+            info = tx.content.get(parent.content_id) if parent.content_id else None
+            if info is not None:
+                return info.section_id
+        return DEFAULT_SECTION_ID
+
+    @staticmethod
+    def _check_remote_id(tx: Tx, remote_id: str | None) -> None:
+        if remote_id and tx.content.by_remote_id(remote_id) is not None:
+            raise Forbidden(f"A content item with remote id '{remote_id}' already exists")
+
+    # -- read ----------------------------------------------------------------------------------------
+    def load_info(self, user: User, content_id: int) -> ContentInfo:
+        with self.store.read() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            return info
+
+    def load(self, user: User, content_id: int, languages: tuple[str, ...] = ()) -> Version:
+        """The item with its current version (fields in ``languages`` only, when given)."""
+        with self.store.read() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            return load_version(tx, info, current_version(tx, info), languages)
+
+    def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
+        with self.store.read() as tx:
+            info = tx.content.by_remote_id(remote_id)
+            if info is None:
+                raise NotFound.of("Content", remote_id)
+            check_readable(self.permissions, user, tx, info)
+            return info
+
+    # -- metadata ------------------------------------------------------------------------------------
+    def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
+        """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            if if_match is not None and not tag_matches(if_match, value_tag(info)):
+                raise PreconditionFailed(f"Content {content_id} has changed; its ETag is {value_tag(info)}")
+            if struct.section_id is not None and tx.sections.get(struct.section_id) is None:
+                raise NotFound.of("Section", struct.section_id)
+            if struct.owner_id is not None and tx.users.get(struct.owner_id) is None:
+                raise NotFound.of("User", struct.owner_id)
+            if struct.main_language_code is not None:
+                languages = current_version(tx, info).language_codes
+                if struct.main_language_code not in languages:
+                    raise InvalidArgument(
+                        f"mainLanguageCode '{struct.main_language_code}' is not a translation "
+                        f"of content {content_id}"
+                    )
+            location_ids = {location.id for location in tx.locations.of_content(content_id)}
+            if struct.main_location_id is not None and struct.main_location_id not in location_ids:
+                raise InvalidArgument(
+                    f"Location {struct.main_location_id} is not a location of content {content_id}"
+                )
+            if struct.remote_id is not None and struct.remote_id != info.remote_id:
+                self._check_remote_id(tx, struct.remote_id)
+            tx.content.update(content_id, struct)
+            return get_content(tx, content_id)
+
+    def hide(self, user: User, content_id: int) -> None:
+        self._set_hidden(user, content_id, True)
+
+    def reveal(self, user: User, content_id: int) -> None:
+        self._set_hidden(user, content_id, False)
+
+    def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
+        self.permissions.require(user, "content", "hide")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            if info.is_hidden != hidden:
+                tx.content.set_hidden(content_id, hidden)
+                refresh_visibility(tx, tx.locations.of_content(content_id))
+
+    # -- delete and copy -----------------------------------------------------------------------------
+    def delete(self, user: User, content_id: int) -> None:
+        """Delete the item, every version and every location (as subtrees)."""
+        self.permissions.require(user, "content", "remove")
+        with self.store.write() as tx:
+            get_content(tx, content_id)
+            delete_content(tx, [content_id])
+
+    def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
+        """A published copy of the item's current version, placed below the given location."""
+        self.permissions.require(user, "content", "create")
+        moment = now()
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            parent = get_location(tx, parent_location_id)
+            content_type = get_content_type(tx, info.content_type_id)
+            source = current_version(tx, info)
+            new_id = tx.content.create(
+                NewContent(
+                    content_type_id=info.content_type_id,
+                    remote_id=new_remote_id(),
+                    section_id=info.section_id,
+                    owner_id=user.id,
+                    main_language_code=info.main_language_code,
+                    always_available=info.always_available,
+                    modification_date=moment,
+                )
+            )
+            version_no = tx.content.next_version_no(new_id)
+            version = tx.content.create_version(
+                NewVersion(
+                    new_id, version_no, user.id, moment, source.initial_language_code, source.language_codes,
+                    source.names,
+                )
+            )  # fmt: skip
+            fields = tx.content.load_fields(content_id, source.version_no)
+            ids = tx.content.new_field_ids(len(fields))
+            tx.content.save_fields(
+                new_id,
+                version_no,
+                [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)],
+            )
+            tx.relations.copy(content_id, source.version_no, version_no, target_content_id=new_id)
+            location = resolve_location(tx, LocationCreate(parent.id), content_type)
+            tx.locations.add_pending(new_id, location)
+            publish(tx, get_content(tx, new_id), version, moment)
+            return get_content(tx, new_id)
+
+    # -- translations --------------------------------------------------------------------------------
+    def delete_translation(self, user: User, content_id: int, language_code: str) -> None:
+        """Remove a translation from every version.
+
+        Raises TranslationAbsent (no version has it) and Conflict (the main translation, or the only
+        translation of some version).
+        """
+        self.permissions.require(user, "content", "remove")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]
+            if not having:
+                raise TranslationAbsent(f"Content {content_id} has no '{language_code}' translation")
+            if language_code == info.main_language_code:
+                raise Conflict(f"'{language_code}' is the main translation of content {content_id}")
+            for version in having:
+                if len(version.language_codes) == 1:
+                    raise Conflict(
+                        f"'{language_code}' is the only translation of version {version.version_no} "
+                        f"of content {content_id}"
+                    )
+            for version in having:
+                remove_translation(tx, info, version, language_code)
+            tx.content.touch(content_id)

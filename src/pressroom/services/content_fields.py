@@ -1,0 +1,259 @@
+"""Field values of a version: parse the client's input, fill in the rest, validate, name the version.
+
+Every check runs before anything is written: unknown field identifiers, languages that are not
+installed, values the field type cannot read, non-translatable fields sent in another language than
+the main one, required fields left empty and validator failures all come back together in one
+:class:`ContentValidationError`. Only then are uploads written to the file store.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from pressroom.domain.content import ASSET, ATTRIBUTE, Field, FieldInput
+from pressroom.domain.content_type import ContentType, FieldDefinition
+from pressroom.domain.errors import ContentValidationError, FieldError, FieldErrors, InvalidArgument
+from pressroom.domain.fieldtypes.base import FileStore, JsonValue
+from pressroom.domain.fieldtypes.ezimage import image_id
+from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.name_schema import resolve_name_schema
+from pressroom.domain.passwords import hash_password
+
+Key = tuple[int, str]  # (field definition id, language code)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldPlan:
+    """What an edit asks for: the version's languages and the value of every (definition, language)."""
+
+    languages: tuple[str, ...]
+    values: dict[Key, JsonValue]
+    given: frozenset[Key] = frozenset()  # the values the client sent
+
+
+def _error(
+    definition: FieldDefinition | None, identifier: str, language: str, kind: str, text: str
+) -> FieldErrors:
+    return FieldErrors(definition.id if definition else 0, identifier, language, (FieldError(kind, text),))
+
+
+def _default(definition: FieldDefinition) -> JsonValue:
+    value: JsonValue = definition.default_value
+    if value is not None:
+        return value
+    return get_field_type(definition.field_type).empty_value()
+
+
+def plan_fields(
+    content_type: ContentType,
+    main_language: str,
+    default_language: str,
+    inputs: Sequence[FieldInput],
+    existing: Sequence[Field],
+    installed: Collection[str],
+) -> FieldPlan:
+    """Merge ``inputs`` over ``existing`` fields; raises ContentValidationError listing every failure.
+
+    Inputs without a language are in ``default_language``. A language new to the version gets the
+    definitions' default values where the input gives none; non-translatable fields take the value of
+    the main language in every language.
+    """
+    errors: list[FieldErrors] = []
+    given: dict[Key, JsonValue] = {}
+    new_languages: list[str] = []
+    for item in inputs:
+        language = item.language_code or default_language
+        definition = content_type.field_definition(item.identifier)
+        if definition is None:
+            text = (
+                f"Field definition '{item.identifier}' does not exist in content type "
+                f"'{content_type.identifier}'"
+            )
+            errors.append(_error(None, item.identifier, language, "UnknownField", text))
+            continue
+        if language not in installed:
+            text = f"Language '{language}' is not installed"
+            errors.append(_error(definition, item.identifier, language, "LanguageNotInstalled", text))
+            continue
+        if not definition.is_translatable and language != main_language:
+            text = (
+                f"A value is set for non translatable field definition '{item.identifier}' "
+                f"with language '{language}'"
+            )
+            errors.append(_error(definition, item.identifier, language, "NotTranslatable", text))
+            continue
+        try:
+            given[(definition.id, language)] = get_field_type(definition.field_type).from_wire(item.value)
+        except InvalidArgument as error:
+            errors.append(_error(definition, item.identifier, language, "InvalidValue", error.message))
+            continue
+        if language not in new_languages:
+            new_languages.append(language)
+    languages = list(dict.fromkeys(f.language_code for f in existing))
+    if not languages:
+        languages.append(main_language)
+    added = [code for code in new_languages if code not in languages]
+    languages.extend(added)
+    values = _assemble(content_type, main_language, languages, given, existing)
+    checked = set(given) | {(d.id, code) for d in content_type.field_definitions for code in added}
+    if not existing:
+        checked |= {(d.id, code) for d in content_type.field_definitions for code in languages}
+    errors.extend(_validate(content_type, main_language, values, checked))
+    if errors:
+        raise ContentValidationError("Content fields did not validate", errors)
+    return FieldPlan(tuple(languages), values, frozenset(given))
+
+
+def _assemble(
+    content_type: ContentType,
+    main_language: str,
+    languages: Sequence[str],
+    given: Mapping[Key, JsonValue],
+    existing: Sequence[Field],
+) -> dict[Key, JsonValue]:
+    current = {(f.field_definition_id, f.language_code): f.value for f in existing}
+    values: dict[Key, JsonValue] = {}
+    ordered = [main_language, *(code for code in languages if code != main_language)]
+    for definition in content_type.field_definitions:
+        for code in ordered:
+            key = (definition.id, code)
+            main_key = (definition.id, main_language)
+            if key in given:
+                values[key] = given[key]
+            elif not definition.is_translatable and code != main_language and main_key in values:
+                values[key] = values[main_key]
+            elif key in current:
+                values[key] = current[key]
+            else:
+                values[key] = _default(definition)
+    return {
+        key: values[key] for d in content_type.field_definitions for key in ((d.id, c) for c in languages)
+    }
+
+
+def _validate(
+    content_type: ContentType, main_language: str, values: Mapping[Key, JsonValue], checked: Iterable[Key]
+) -> list[FieldErrors]:
+    errors: list[FieldErrors] = []
+    by_id = {d.id: d for d in content_type.field_definitions}
+    for key in sorted(checked, key=lambda k: (by_id[k[0]].position, k[0], k[1])):
+        definition = by_id[key[0]]
+        if not definition.is_translatable and key[1] != main_language:
+            continue  # a copy of the main language's value, checked there
+        field_type = get_field_type(definition.field_type)
+        value = values[key]
+        if field_type.is_empty(value):
+            found = []
+            if definition.is_required:
+                text = (
+                    f"Value for required field definition '{definition.identifier}' "
+                    f"with language '{key[1]}' is empty"
+                )
+                found = [FieldError("empty", text)]
+        else:
+            found = field_type.validate(value, definition.field_settings, definition.validator_configuration)
+        if found:
+            errors.append(FieldErrors(definition.id, definition.identifier, key[1], tuple(found)))
+    return errors
+
+
+def check_required(content_type: ContentType, main_language: str, fields: Sequence[Field]) -> None:
+    """Before publishing: every required field must have a value in every language of the version."""
+    values = {(f.field_definition_id, f.language_code): f.value for f in fields}
+    languages = list(dict.fromkeys(f.language_code for f in fields)) or [main_language]
+    keys = [(d.id, code) for d in content_type.field_definitions if d.is_required for code in languages]
+    missing = {key: values.get(key, _default_of(content_type, key[0])) for key in keys}
+    errors = [e for e in _validate(content_type, main_language, missing, missing) if _is_required_error(e)]
+    if errors:
+        raise ContentValidationError("Content fields did not validate", errors)
+
+
+def _default_of(content_type: ContentType, definition_id: int) -> JsonValue:
+    return next(_default(d) for d in content_type.field_definitions if d.id == definition_id)
+
+
+def _is_required_error(errors: FieldErrors) -> bool:
+    return any(e.type == "empty" for e in errors.errors)
+
+
+def store_uploads(content_type: ContentType, plan: FieldPlan, files: FileStore) -> FieldPlan:
+    """Write pending uploads of the values the client sent and hash plain passwords."""
+    by_id = {d.id: d for d in content_type.field_definitions}
+    values = dict(plan.values)
+    stored: dict[int, JsonValue] = {}
+    for key in plan.given:
+        definition = by_id[key[0]]
+        field_type = get_field_type(definition.field_type)
+        value = _hash_password(field_type.store_files(values[key], files))
+        values[key] = value
+        if not definition.is_translatable:
+            stored[definition.id] = value
+    for key in values:  # non-translatable values are shared by every language
+        if key[0] in stored:
+            values[key] = stored[key[0]]
+    return FieldPlan(plan.languages, values, plan.given)
+
+
+def _hash_password(value: JsonValue) -> JsonValue:
+    """An ezuser value never keeps a plain password: it becomes ``passwordHash``."""
+    if isinstance(value, dict) and isinstance(value.get("password"), str):
+        hashed = {k: v for k, v in value.items() if k != "password"}
+        hashed["passwordHash"] = hash_password(str(value["password"]))
+        hashed["passwordUpdatedAt"] = int(time.time())
+        return hashed
+    return value
+
+
+def version_names(
+    content_type: ContentType, languages: Sequence[str], values: Mapping[Key, JsonValue]
+) -> dict[str, str]:
+    """The name of the version in each language, from the type's name schema."""
+    names = {}
+    for code in languages:
+        texts = {}
+        for definition in content_type.field_definitions:
+            value = values.get((definition.id, code))
+            field_type = get_field_type(definition.field_type)
+            texts[definition.identifier] = (
+                "" if field_type.is_empty(value) else field_type.name(value, definition.field_settings)
+            )
+        names[code] = resolve_name_schema(content_type.name_schema, texts)
+    return names
+
+
+def make_fields(content_type: ContentType, plan: FieldPlan, field_ids: Mapping[Key, int]) -> list[Field]:
+    by_id = {d.id: d for d in content_type.field_definitions}
+    return [
+        Field(
+            id=field_ids[key],
+            field_definition_id=key[0],
+            identifier=by_id[key[0]].identifier,
+            language_code=key[1],
+            field_type=by_id[key[0]].field_type,
+            value=value,
+        )
+        for key, value in plan.values.items()
+    ]
+
+
+def relation_targets(fields: Sequence[Field]) -> list[tuple[int, int, int]]:
+    """``(destination id, relation type, field definition id)`` for every relation in the field values."""
+    found = []
+    for field in fields:
+        field_type = get_field_type(field.field_type)
+        mask = ASSET if field_type.identifier == "ezimageasset" else ATTRIBUTE
+        for destination in field_type.relation_ids(field.value):
+            found.append((destination, mask, field.field_definition_id))
+    return list(dict.fromkeys(found))
+
+
+def for_output(fields: Sequence[Field], content_id: int, version_no: int) -> tuple[Field, ...]:
+    """Fields as clients see them: image values learn their REST image id."""
+    return tuple(
+        replace(f, value={**f.value, "imageId": image_id(content_id, f.id, version_no)})
+        if isinstance(f.value, dict) and f.field_type in ("ezimage", "ibexa_image")
+        else f
+        for f in fields
+    )

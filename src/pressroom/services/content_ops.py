@@ -1,0 +1,256 @@
+"""Building blocks the content, version and location services share, each run inside the caller's
+transaction: loading with 404s, saving field plans, drafting, publishing, placing and deleting content.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from pressroom.domain.content import (
+    PUBLISHED,
+    ContentInfo,
+    NewVersion,
+    Version,
+    VersionInfo,
+)
+from pressroom.domain.content_type import ContentType
+from pressroom.domain.errors import Forbidden, NotFound, Unauthorized
+from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.user import User
+from pressroom.services.content_fields import (
+    FieldPlan,
+    Key,
+    check_required,
+    for_output,
+    make_fields,
+    relation_targets,
+)
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Tx
+
+
+def new_remote_id() -> str:
+    return uuid.uuid4().hex
+
+
+# -- loading -------------------------------------------------------------------------------------------
+def get_content(tx: Tx, content_id: int) -> ContentInfo:
+    info = tx.content.get(content_id)
+    if info is None:
+        raise NotFound.of("Content", content_id)
+    return info
+
+
+def get_version(tx: Tx, content_id: int, version_no: int) -> VersionInfo:
+    version = tx.content.get_version(content_id, version_no)
+    if version is None:
+        raise NotFound(
+            f"Could not find 'Version' with identifier 'contentId: {content_id}, versionNo: {version_no}'"
+        )
+    return version
+
+
+def get_content_type(tx: Tx, type_id: int) -> ContentType:
+    content_type = tx.content_types.get(type_id)
+    if content_type is None:
+        raise NotFound.of("ContentType", type_id)
+    return content_type
+
+
+def get_location(tx: Tx, location_id: int) -> Location:
+    location = tx.locations.get(location_id)
+    if location is None:
+        raise NotFound.of("Location", location_id)
+    return location
+
+
+def installed_languages(tx: Tx) -> set[str]:
+    return {language.language_code for language in tx.languages.list() if language.enabled}
+
+
+def check_readable(permissions: Permissions, user: User, tx: Tx, info: ContentInfo) -> None:
+    """``content/read``; an item never published is visible only to the creator of its draft."""
+    permissions.require(user, "content", "read")
+    if not info.is_published:
+        current = tx.content.get_version(info.id, info.current_version_no)
+        if current is None or current.creator_id != user.id:
+            raise Unauthorized(
+                f"The User does not have the 'versionread' 'content' permission with: contentId '{info.id}'"
+            )
+
+
+def check_version_readable(
+    permissions: Permissions, user: User, tx: Tx, info: ContentInfo, version: VersionInfo
+) -> None:
+    if version.status == PUBLISHED:
+        check_readable(permissions, user, tx, info)
+        return
+    permissions.require(user, "content", "versionread")
+    if not info.is_published and version.creator_id != user.id:
+        raise Unauthorized(
+            f"The User does not have the 'versionread' 'content' permission with: contentId '{info.id}'"
+        )
+
+
+def load_version(tx: Tx, info: ContentInfo, version: VersionInfo, languages: Sequence[str] = ()) -> Version:
+    """The version with its fields (only ``languages`` when given) and relations."""
+    fields = tx.content.load_fields(info.id, version.version_no)
+    if languages:
+        fields = [f for f in fields if f.language_code in languages]
+    relations = tx.relations.list(info.id, version.version_no)
+    return Version(info, version, for_output(fields, info.id, version.version_no), tuple(relations))
+
+
+def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:
+    return get_version(tx, info.id, info.current_version_no)
+
+
+# -- writing fields and versions -----------------------------------------------------------------------
+def save_plan(tx: Tx, content_type: ContentType, content_id: int, version_no: int, plan: FieldPlan) -> None:
+    """Store the planned fields; a (definition, language) keeps its field id across versions."""
+    ids: dict[Key, int] = tx.content.field_ids_of(content_id)
+    missing = [key for key in plan.values if key not in ids]
+    ids.update(zip(missing, tx.content.new_field_ids(len(missing)), strict=True))
+    tx.content.save_fields(content_id, version_no, make_fields(content_type, plan, ids))
+
+
+def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now: datetime) -> VersionInfo:
+    """A new draft of ``info`` holding the fields and relations of ``source``."""
+    version_no = tx.content.next_version_no(info.id)
+    draft = tx.content.create_version(
+        NewVersion(
+            content_id=info.id,
+            version_no=version_no,
+            creator_id=user.id,
+            creation_date=now,
+            initial_language_code=source.initial_language_code,
+            language_codes=source.language_codes,
+            names=source.names,
+        )
+    )
+    tx.content.save_fields(info.id, version_no, tx.content.load_fields(info.id, source.version_no))
+    tx.relations.copy(info.id, source.version_no, version_no)
+    return draft
+
+
+def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> None:
+    """Publish a draft: the published version is archived, pending locations become real locations,
+    field relations are recorded. Raises Forbidden for a version that is not a draft, and
+    ContentValidationError when a required field is empty."""
+    if not version.is_draft:
+        raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
+    content_type = get_content_type(tx, info.content_type_id)
+    fields = tx.content.load_fields(info.id, version.version_no)
+    check_required(content_type, info.main_language_code, fields)
+    tx.content.archive_published(info.id)
+    tx.content.update_version(info.id, version.version_no, status=PUBLISHED, modified=now)
+    tx.content.mark_published(info.id, version.version_no, now, first=info.published_date is None)
+    targets = relation_targets(fields)
+    existing = tx.content.existing_ids(t[0] for t in targets)
+    tx.relations.replace_field_relations(
+        info.id, version.version_no, [t for t in targets if t[0] in existing]
+    )
+    pending = tx.locations.pending_of(info.id)
+    for item in pending:
+        remote_id = item.remote_id
+        if tx.locations.by_remote_id(remote_id) is not None:
+            remote_id = new_remote_id()
+        struct = LocationCreate(
+            item.parent_id, item.priority, item.hidden, remote_id, item.sort_field, item.sort_order
+        )
+        place(tx, get_content(tx, info.id), get_location(tx, item.parent_id), struct)
+    if pending:
+        tx.locations.clear_pending(info.id)
+
+
+# -- locations -----------------------------------------------------------------------------------------
+def resolve_location(tx: Tx, struct: LocationCreate, content_type: ContentType) -> LocationCreate:
+    """Fill in the remote id and the type's default sort; Forbidden when the remote id is taken."""
+    remote_id = struct.remote_id or new_remote_id()
+    if struct.remote_id and tx.locations.remote_id_taken(struct.remote_id):
+        raise Forbidden(f"A location with remote id '{struct.remote_id}' already exists")
+    return LocationCreate(
+        parent_id=struct.parent_id,
+        priority=struct.priority,
+        hidden=struct.hidden,
+        remote_id=remote_id,
+        sort_field=struct.sort_field or content_type.default_sort_field,
+        sort_order=struct.sort_order or content_type.default_sort_order,
+    )
+
+
+def place(tx: Tx, info: ContentInfo, parent: Location, struct: LocationCreate) -> Location:
+    """Create a location of a published item below ``parent``; the first one becomes the main one."""
+    invisible = parent.invisible or parent.hidden or struct.hidden or info.is_hidden
+    location = tx.locations.create(info.id, parent, struct, invisible)
+    if info.main_location_id is None:
+        tx.content.set_main_location(info.id, location.id)
+    return location
+
+
+def delete_content(tx: Tx, content_ids: Iterable[int]) -> None:
+    """Delete items with every location as a subtree. Items below that have no location left go too;
+    those with another location keep it (and it becomes their main location if needed)."""
+    doomed = set(content_ids)
+    removed: dict[int, Location] = {}
+    for location in tx.locations.of_contents(doomed):
+        if location.id not in removed:
+            removed.update((below.id, below) for below in tx.locations.subtree(location.path_string))
+    affected = {r.content_id for r in removed.values() if r.content_id is not None} - doomed
+    survivors: dict[int, list[Location]] = {}
+    for location in tx.locations.of_contents(affected):
+        if location.id not in removed and location.content_id is not None:
+            survivors.setdefault(location.content_id, []).append(location)
+    doomed |= affected - set(survivors)
+    tx.locations.delete(sorted(removed))
+    infos = tx.content.get_many(survivors)
+    for content_id, remaining in survivors.items():
+        if infos[content_id].main_location_id in removed:
+            tx.content.set_main_location(content_id, remaining[0].id)
+    tx.content.delete(sorted(doomed))
+
+
+def refresh_visibility(tx: Tx, roots: Iterable[Location]) -> None:
+    """Recompute ``invisible`` below (and at) each root after something was hidden or revealed:
+    a location is invisible when it, an ancestor, or the content of either is hidden."""
+    for root in roots:
+        subtree = tx.locations.subtree(root.path_string)
+        hidden_content = {
+            i.id
+            for i in tx.content.get_many(s.content_id for s in subtree if s.content_id).values()
+            if i.is_hidden
+        }
+        parent = tx.locations.get(root.parent_id) if root.parent_id != root.id else None
+        state: dict[int, bool] = {}
+        if parent is not None:
+            state[parent.id] = parent.invisible or parent.hidden
+        changed: dict[bool, list[int]] = {True: [], False: []}
+        for location in subtree:  # top down
+            invisible = (
+                state.get(location.parent_id, False)
+                or location.hidden
+                or location.content_id in hidden_content
+            )
+            state[location.id] = invisible
+            if invisible != location.invisible:
+                changed[invisible].append(location.id)
+        for invisible, ids in changed.items():
+            tx.locations.set_invisible(ids, invisible)
+
+
+def remove_translation(tx: Tx, info: ContentInfo, version: VersionInfo, language_code: str) -> None:
+    """Drop one language's fields and name from a version (the caller checked it may)."""
+    fields = tx.content.load_fields(info.id, version.version_no)
+    tx.content.save_fields(
+        info.id, version.version_no, [f for f in fields if f.language_code != language_code]
+    )
+    initial = version.initial_language_code
+    tx.content.update_version(
+        info.id,
+        version.version_no,
+        language_codes=[code for code in version.language_codes if code != language_code],
+        names={code: name for code, name in version.names.items() if code != language_code},
+        initial_language_code=info.main_language_code if initial == language_code else None,
+    )

@@ -1,0 +1,87 @@
+"""Relations of a version: list, load, add a COMMON relation to a draft, remove one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
+from pressroom.domain.errors import Forbidden, NotFound
+from pressroom.domain.user import User
+from pressroom.services.content_ops import check_version_readable, get_content, get_version
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+
+@dataclass(frozen=True, slots=True)
+class RelationList:
+    content: ContentInfo
+    version_no: int
+    relations: list[Relation]
+
+
+class RelationService:
+    def __init__(self, store: Store, permissions: Permissions) -> None:
+        self.store = store
+        self.permissions = permissions
+
+    def _version(
+        self, tx: Tx, user: User, content_id: int, version_no: int
+    ) -> tuple[ContentInfo, VersionInfo]:
+        info = get_content(tx, content_id)
+        version = get_version(tx, content_id, version_no)
+        check_version_readable(self.permissions, user, tx, info, version)
+        return info, version
+
+    def list(
+        self, user: User, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
+    ) -> RelationList:
+        with self.store.read() as tx:
+            info, _ = self._version(tx, user, content_id, version_no)
+            return RelationList(info, version_no, tx.relations.list(content_id, version_no, offset, limit))
+
+    def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
+        with self.store.read() as tx:
+            self._version(tx, user, content_id, version_no)
+            return self._get(tx, content_id, version_no, relation_id)
+
+    @staticmethod
+    def _get(tx: Tx, content_id: int, version_no: int, relation_id: int) -> Relation:
+        relation = tx.relations.get(relation_id)
+        if relation is None or (relation.source_content_id, relation.source_version_no) != (
+            content_id,
+            version_no,
+        ):
+            raise NotFound.of("Relation", relation_id)
+        return relation
+
+    def create(self, user: User, content_id: int, version_no: int, destination_id: int) -> Relation:
+        """A COMMON relation from a draft. Forbidden when the version is not a draft or the relation
+        exists; NotFound when the destination does not exist."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            _, version = self._version(tx, user, content_id, version_no)
+            if not version.is_draft:
+                raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
+            get_content(tx, destination_id)
+            for relation in tx.relations.list(content_id, version_no):
+                if relation.destination_content_id == destination_id and relation.type & COMMON:
+                    raise Forbidden(
+                        f"Version {version_no} of content {content_id} already relates to "
+                        f"content {destination_id}"
+                    )
+            relation_id = tx.relations.add(content_id, version_no, destination_id, COMMON)
+            tx.content.touch(content_id)
+            return self._get(tx, content_id, version_no, relation_id)
+
+    def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
+        """Forbidden unless the relation is COMMON and the version a draft."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            _, version = self._version(tx, user, content_id, version_no)
+            relation = self._get(tx, content_id, version_no, relation_id)
+            if not version.is_draft:
+                raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
+            if relation.type != COMMON:
+                raise Forbidden(f"Relation {relation_id} is not a COMMON relation and cannot be removed")
+            tx.relations.delete(relation_id)
+            tx.content.touch(content_id)

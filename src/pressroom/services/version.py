@@ -1,0 +1,182 @@
+"""Versions of a content item: list, load, edit a draft, delete, copy into a new draft, publish."""
+
+from __future__ import annotations
+
+import builtins
+
+from pressroom.domain.content import PUBLISHED, ContentInfo, Version, VersionInfo, VersionUpdate
+from pressroom.domain.errors import (
+    Conflict,
+    Forbidden,
+    InvalidArgument,
+    PreconditionFailed,
+    TranslationAbsent,
+)
+from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.tags import tag_matches, value_tag
+from pressroom.domain.user import User
+from pressroom.services.content import now
+from pressroom.services.content_fields import plan_fields, store_uploads, version_names
+from pressroom.services.content_ops import (
+    check_readable,
+    check_version_readable,
+    copy_version,
+    current_version,
+    get_content,
+    get_content_type,
+    get_version,
+    installed_languages,
+    load_version,
+    publish,
+    remove_translation,
+    save_plan,
+)
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+
+class VersionService:
+    def __init__(self, store: Store, permissions: Permissions, files: FileStore) -> None:
+        self.store = store
+        self.permissions = permissions
+        self.files = files
+
+    def list(self, user: User, content_id: int) -> tuple[ContentInfo, list[VersionInfo]]:
+        self.permissions.require(user, "content", "versionread")
+        with self.store.read() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            return info, tx.content.list_versions(content_id)
+
+    def load(self, user: User, content_id: int, version_no: int, languages: tuple[str, ...] = ()) -> Version:
+        with self.store.read() as tx:
+            return self._load(tx, user, content_id, version_no, languages)
+
+    def _load(
+        self, tx: Tx, user: User, content_id: int, version_no: int, languages: tuple[str, ...]
+    ) -> Version:
+        info = get_content(tx, content_id)
+        version = get_version(tx, content_id, version_no)
+        check_version_readable(self.permissions, user, tx, info, version)
+        return load_version(tx, info, version, languages)
+
+    def current_version_no(self, user: User, content_id: int) -> int:
+        with self.store.read() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            return info.current_version_no
+
+    def drafts_of(self, user: User, creator_id: int) -> builtins.list[VersionInfo]:
+        """The drafts ``creator_id`` made (for ``/user/users/{id}/drafts``)."""
+        self.permissions.require(user, "content", "versionread")
+        with self.store.read() as tx:
+            return tx.content.drafts_by_creator(creator_id)
+
+    # -- drafts --------------------------------------------------------------------------------------
+    def update(
+        self,
+        user: User,
+        content_id: int,
+        version_no: int,
+        struct: VersionUpdate,
+        if_match: str | None = None,
+        languages: tuple[str, ...] = (),
+    ) -> Version:
+        """Edit a draft's fields; Forbidden when the version is not a draft, PreconditionFailed when
+        ``if_match`` is not the version's ETag, ContentValidationError for field failures."""
+        self.permissions.require(user, "content", "edit")
+        moment = now()
+        with self.store.write() as tx:
+            before = self._load(tx, user, content_id, version_no, languages)
+            info, version = before.content, before.info
+            if not version.is_draft:
+                raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
+            if if_match is not None and not tag_matches(if_match, value_tag(before)):
+                raise PreconditionFailed(f"Version {version_no} has changed; its ETag is {value_tag(before)}")
+            installed = installed_languages(tx)
+            initial = struct.initial_language_code
+            if initial is not None and initial not in installed:
+                raise InvalidArgument(f"initialLanguageCode '{initial}' is not an installed language")
+            content_type = get_content_type(tx, info.content_type_id)
+            existing = tx.content.load_fields(content_id, version_no)
+            default_language = initial or version.initial_language_code
+            plan = plan_fields(
+                content_type, info.main_language_code, default_language, struct.fields, existing, installed
+            )
+            plan = store_uploads(content_type, plan, self.files)
+            save_plan(tx, content_type, content_id, version_no, plan)
+            tx.content.update_version(
+                content_id,
+                version_no,
+                modified=struct.modification_date or moment,
+                initial_language_code=initial,
+                language_codes=plan.languages,
+                names=version_names(content_type, plan.languages, plan.values),
+            )
+            tx.content.touch(content_id)
+            return self._load(tx, user, content_id, version_no, languages)
+
+    def delete(self, user: User, content_id: int, version_no: int) -> None:
+        """Delete a draft or archived version; Forbidden for the published one or the only one."""
+        self.permissions.require(user, "content", "versionremove")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            version = get_version(tx, content_id, version_no)
+            if version.status == PUBLISHED:
+                raise Forbidden(f"Version {version_no} of content {content_id} is published")
+            others = [v for v in tx.content.list_versions(content_id) if v.version_no != version_no]
+            if not others:
+                raise Forbidden(f"Version {version_no} is the only version of content {content_id}")
+            tx.relations.delete_of_version(content_id, version_no)
+            tx.content.delete_version(content_id, version_no)
+            if info.current_version_no == version_no:
+                tx.content.set_current_version(content_id, others[-1].version_no)
+            else:
+                tx.content.touch(content_id)
+
+    def copy(self, user: User, content_id: int, version_no: int) -> Version:
+        """A new draft holding the fields and relations of the given version."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            source = self._load(tx, user, content_id, version_no, ())
+            draft = copy_version(tx, user, source.content, source.info, now())
+            return load_version(tx, get_content(tx, content_id), draft)
+
+    def copy_current(self, user: User, content_id: int) -> Version:
+        """A new draft from the current version; Forbidden while the current version is a draft."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
+            source = current_version(tx, info)
+            if source.is_draft:
+                raise Forbidden(f"The current version of content {content_id} is already a draft")
+            draft = copy_version(tx, user, info, source, now())
+            return load_version(tx, get_content(tx, content_id), draft)
+
+    def publish(self, user: User, content_id: int, version_no: int) -> None:
+        self.permissions.require(user, "content", "publish")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            version = get_version(tx, content_id, version_no)
+            check_version_readable(self.permissions, user, tx, info, version)
+            publish(tx, info, version, now())
+
+    def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
+        """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
+        version's only translation, or the item's main one)."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            info = get_content(tx, content_id)
+            version = get_version(tx, content_id, version_no)
+            check_version_readable(self.permissions, user, tx, info, version)
+            if not version.is_draft:
+                raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
+            if language_code not in version.language_codes:
+                raise TranslationAbsent(f"Version {version_no} has no '{language_code}' translation")
+            if language_code == info.main_language_code:
+                raise Conflict(f"'{language_code}' is the main translation of content {content_id}")
+            if len(version.language_codes) == 1:
+                raise Conflict(f"'{language_code}' is the only translation of version {version_no}")
+            remove_translation(tx, info, version, language_code)
+            tx.content.touch(content_id)

@@ -1,0 +1,394 @@
+"""Content items, versions and fields in SQL.
+
+A content item's info is read with its current version's names and its main location's path in one
+query; the fields of a version with one query (joined to their definitions for the identifiers).
+Version numbers come from ``content.version_counter``, bumped with ``UPDATE ... RETURNING``: the row lock
+makes them unique and increasing across server processes (and the unique constraint guards it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+from sqlalchemy import Connection, Select, and_, delete, func, insert, select, update
+
+from pressroom.domain.content import (
+    CONTENT_STATUS_CODES,
+    PUBLISHED,
+    VERSION_STATUS_CODES,
+    ContentInfo,
+    ContentUpdate,
+    Field,
+    NewContent,
+    NewVersion,
+    VersionInfo,
+)
+from pressroom.storage.sql.content_type import dt, dumps, ts
+from pressroom.storage.sql.schema import (
+    content,
+    content_fields,
+    content_versions,
+    field_definitions,
+    locations,
+    sequences,
+)
+from pressroom.storage.sql.sequences import ensure_at_least
+
+CONTENT_STATUS_NAMES = {code: name for name, code in CONTENT_STATUS_CODES.items()}
+VERSION_STATUS_NAMES = {code: name for name, code in VERSION_STATUS_CODES.items()}
+FIELD_SEQUENCE = "content_field"
+DEFINED = 0  # field definitions of the defined (not draft) content type
+
+
+def _info(row: Any) -> ContentInfo:
+    return ContentInfo(
+        id=row.id,
+        content_type_id=row.content_type_id,
+        remote_id=row.remote_id,
+        section_id=row.section_id,
+        owner_id=row.owner_id,
+        main_language_code=row.main_language_code,
+        always_available=bool(row.always_available),
+        status=CONTENT_STATUS_NAMES[row.status],
+        is_hidden=bool(row.is_hidden),
+        current_version_no=row.current_version_no,
+        modification_date=dt(row.modified),
+        published_date=None if row.published is None else dt(row.published),
+        main_location_id=row.main_location_id,
+        main_location_path=row.main_path,
+        names=orjson.loads(row.version_names) if row.version_names else {},
+        revision=row.revision,
+    )
+
+
+def _version(row: Any) -> VersionInfo:
+    return VersionInfo(
+        id=row.id,
+        content_id=row.content_id,
+        version_no=row.version_no,
+        status=VERSION_STATUS_NAMES[row.status],
+        creator_id=row.creator_id,
+        creation_date=dt(row.created),
+        modification_date=dt(row.modified),
+        initial_language_code=row.initial_language_code,
+        language_codes=tuple(code for code in row.language_codes.split(",") if code),
+        names=orjson.loads(row.names),
+    )
+
+
+def _info_query() -> Select[Any]:
+    current = and_(
+        content_versions.c.content_id == content.c.id,
+        content_versions.c.version_no == content.c.current_version_no,
+    )
+    return select(
+        content,
+        content_versions.c.names.label("version_names"),
+        locations.c.path_string.label("main_path"),
+    ).select_from(
+        content.outerjoin(content_versions, current).outerjoin(
+            locations, locations.c.id == content.c.main_location_id
+        )
+    )
+
+
+class SqlContentGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    # -- content items -------------------------------------------------------------------------------
+    def get(self, content_id: int) -> ContentInfo | None:
+        row = self.c.execute(_info_query().where(content.c.id == content_id)).first()
+        return _info(row) if row else None
+
+    def by_remote_id(self, remote_id: str) -> ContentInfo | None:
+        row = self.c.execute(_info_query().where(content.c.remote_id == remote_id)).first()
+        return _info(row) if row else None
+
+    def get_many(self, content_ids: Iterable[int]) -> dict[int, ContentInfo]:
+        ids = sorted(set(content_ids))
+        if not ids:
+            return {}
+        return {r.id: _info(r) for r in self.c.execute(_info_query().where(content.c.id.in_(ids)))}
+
+    def existing_ids(self, content_ids: Iterable[int]) -> set[int]:
+        ids = sorted(set(content_ids))
+        if not ids:
+            return set()
+        return set(self.c.execute(select(content.c.id).where(content.c.id.in_(ids))).scalars())
+
+    def create(self, new: NewContent) -> int:
+        """Insert a never-published item whose first version (1) is yet to be created."""
+        return int(
+            self.c.execute(
+                insert(content)
+                .values(
+                    content_type_id=new.content_type_id,
+                    section_id=new.section_id,
+                    owner_id=new.owner_id,
+                    remote_id=new.remote_id,
+                    main_language_code=new.main_language_code,
+                    always_available=new.always_available,
+                    status=CONTENT_STATUS_CODES["DRAFT"],
+                    is_hidden=False,
+                    current_version_no=1,
+                    version_counter=0,
+                    modified=ts(new.modification_date),
+                    published=None,
+                    revision=0,
+                )
+                .returning(content.c.id)
+            ).scalar_one()
+        )
+
+    def update(self, content_id: int, struct: ContentUpdate) -> None:
+        values: dict[str, Any] = {
+            key: value
+            for key, value in (
+                ("main_language_code", struct.main_language_code),
+                ("section_id", struct.section_id),
+                ("main_location_id", struct.main_location_id),
+                ("owner_id", struct.owner_id),
+                ("always_available", struct.always_available),
+                ("remote_id", struct.remote_id),
+            )
+            if value is not None
+        }
+        if struct.modification_date is not None:
+            values["modified"] = ts(struct.modification_date)
+        if struct.published_date is not None:
+            values["published"] = ts(struct.published_date)
+        self._write(content_id, **values)
+
+    def touch(self, content_id: int) -> None:
+        """Record a change of the item (its versions, fields or relations) for its ETag."""
+        self._write(content_id)
+
+    def set_hidden(self, content_id: int, hidden: bool) -> None:
+        self._write(content_id, is_hidden=hidden)
+
+    def set_main_location(self, content_id: int, location_id: int | None) -> None:
+        self._write(content_id, main_location_id=location_id)
+
+    def mark_published(self, content_id: int, version_no: int, now: datetime, first: bool) -> None:
+        values: dict[str, Any] = {
+            "status": CONTENT_STATUS_CODES[PUBLISHED],
+            "current_version_no": version_no,
+            "modified": ts(now),
+        }
+        if first:
+            values["published"] = ts(now)
+        self._write(content_id, **values)
+
+    def set_current_version(self, content_id: int, version_no: int) -> None:
+        self._write(content_id, current_version_no=version_no)
+
+    def _write(self, content_id: int, **values: Any) -> None:
+        self.c.execute(
+            update(content)
+            .where(content.c.id == content_id)
+            .values(revision=content.c.revision + 1, **values)
+        )
+
+    def delete(self, content_ids: Sequence[int]) -> None:
+        """Remove items with their versions, fields, relations and pending locations (cascades)."""
+        if content_ids:
+            self.c.execute(delete(content).where(content.c.id.in_(list(content_ids))))
+
+    # -- versions ------------------------------------------------------------------------------------
+    def next_version_no(self, content_id: int) -> int:
+        """Hand out the item's next version number; the row lock serialises concurrent writers."""
+        return int(
+            self.c.execute(
+                update(content)
+                .where(content.c.id == content_id)
+                .values(version_counter=content.c.version_counter + 1, revision=content.c.revision + 1)
+                .returning(content.c.version_counter)
+            ).scalar_one()
+        )
+
+    def create_version(self, new: NewVersion) -> VersionInfo:
+        version_id = self.c.execute(
+            insert(content_versions)
+            .values(
+                content_id=new.content_id,
+                version_no=new.version_no,
+                status=VERSION_STATUS_CODES["DRAFT"],
+                creator_id=new.creator_id,
+                created=ts(new.creation_date),
+                modified=ts(new.creation_date),
+                initial_language_code=new.initial_language_code,
+                language_codes=",".join(new.language_codes),
+                names=dumps(new.names),
+            )
+            .returning(content_versions.c.id)
+        ).scalar_one()
+        return VersionInfo(
+            id=version_id,
+            content_id=new.content_id,
+            version_no=new.version_no,
+            status="DRAFT",
+            creator_id=new.creator_id,
+            creation_date=dt(ts(new.creation_date)),
+            modification_date=dt(ts(new.creation_date)),
+            initial_language_code=new.initial_language_code,
+            language_codes=new.language_codes,
+            names=dict(new.names),
+        )
+
+    def get_version(self, content_id: int, version_no: int) -> VersionInfo | None:
+        row = self.c.execute(
+            select(content_versions).where(
+                content_versions.c.content_id == content_id, content_versions.c.version_no == version_no
+            )
+        ).first()
+        return _version(row) if row else None
+
+    def list_versions(self, content_id: int) -> list[VersionInfo]:
+        query = (
+            select(content_versions)
+            .where(content_versions.c.content_id == content_id)
+            .order_by(content_versions.c.version_no)
+        )
+        return [_version(r) for r in self.c.execute(query)]
+
+    def drafts_by_creator(self, user_id: int) -> list[VersionInfo]:
+        """The drafts a user created, oldest first (for ``/user/users/{id}/drafts``)."""
+        query = (
+            select(content_versions)
+            .where(
+                content_versions.c.creator_id == user_id,
+                content_versions.c.status == VERSION_STATUS_CODES["DRAFT"],
+            )
+            .order_by(content_versions.c.modified, content_versions.c.id)
+        )
+        return [_version(r) for r in self.c.execute(query)]
+
+    def update_version(
+        self,
+        content_id: int,
+        version_no: int,
+        *,
+        status: str | None = None,
+        modified: datetime | None = None,
+        initial_language_code: str | None = None,
+        language_codes: Sequence[str] | None = None,
+        names: dict[str, str] | None = None,
+    ) -> None:
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = VERSION_STATUS_CODES[status]
+        if modified is not None:
+            values["modified"] = ts(modified)
+        if initial_language_code is not None:
+            values["initial_language_code"] = initial_language_code
+        if language_codes is not None:
+            values["language_codes"] = ",".join(language_codes)
+        if names is not None:
+            values["names"] = dumps(names)
+        if values:
+            self.c.execute(
+                update(content_versions)
+                .where(
+                    content_versions.c.content_id == content_id, content_versions.c.version_no == version_no
+                )
+                .values(**values)
+            )
+
+    def archive_published(self, content_id: int) -> None:
+        self.c.execute(
+            update(content_versions)
+            .where(
+                content_versions.c.content_id == content_id,
+                content_versions.c.status == VERSION_STATUS_CODES[PUBLISHED],
+            )
+            .values(status=VERSION_STATUS_CODES["ARCHIVED"])
+        )
+
+    def delete_version(self, content_id: int, version_no: int) -> None:
+        self.c.execute(
+            delete(content_fields).where(
+                content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
+            )
+        )
+        self.c.execute(
+            delete(content_versions).where(
+                content_versions.c.content_id == content_id, content_versions.c.version_no == version_no
+            )
+        )
+
+    # -- fields --------------------------------------------------------------------------------------
+    def load_fields(self, content_id: int, version_no: int) -> list[Field]:
+        definition = and_(
+            field_definitions.c.id == content_fields.c.field_definition_id,
+            field_definitions.c.status == DEFINED,
+        )
+        query = (
+            select(content_fields, field_definitions.c.identifier, field_definitions.c.position)
+            .select_from(content_fields.join(field_definitions, definition))
+            .where(content_fields.c.content_id == content_id, content_fields.c.version_no == version_no)
+            .order_by(field_definitions.c.position, field_definitions.c.id, content_fields.c.language_code)
+        )
+        return [
+            Field(
+                id=r.id,
+                field_definition_id=r.field_definition_id,
+                identifier=r.identifier,
+                language_code=r.language_code,
+                field_type=r.field_type,
+                value=None if r.value is None else orjson.loads(r.value),
+            )
+            for r in self.c.execute(query)
+        ]
+
+    def save_fields(self, content_id: int, version_no: int, fields: Sequence[Field]) -> None:
+        """Replace every field of a version."""
+        self.c.execute(
+            delete(content_fields).where(
+                content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
+            )
+        )
+        if fields:
+            self.c.execute(
+                insert(content_fields),
+                [
+                    {
+                        "content_id": content_id,
+                        "version_no": version_no,
+                        "id": f.id,
+                        "field_definition_id": f.field_definition_id,
+                        "language_code": f.language_code,
+                        "field_type": f.field_type,
+                        "value": None if f.value is None else dumps(f.value),
+                    }
+                    for f in fields
+                ],
+            )
+
+    def new_field_ids(self, count: int) -> list[int]:
+        """Reserve ``count`` new field ids in one statement."""
+        if count <= 0:
+            return []
+        ensure_at_least(self.c, FIELD_SEQUENCE, 0)
+        last = int(
+            self.c.execute(
+                update(sequences)
+                .where(sequences.c.name == FIELD_SEQUENCE)
+                .values(value=sequences.c.value + count)
+                .returning(sequences.c.value)
+            ).scalar_one()
+        )
+        return list(range(last - count + 1, last + 1))
+
+    def field_ids_of(self, content_id: int) -> dict[tuple[int, str], int]:
+        """The field id already used for each (field definition, language) of the item."""
+        query = select(
+            content_fields.c.field_definition_id,
+            content_fields.c.language_code,
+            func.min(content_fields.c.id),
+        ).where(content_fields.c.content_id == content_id)
+        query = query.group_by(content_fields.c.field_definition_id, content_fields.c.language_code)
+        return {(r[0], r[1]): int(r[2]) for r in self.c.execute(query)}

@@ -1,0 +1,131 @@
+"""Relations between content items in SQL: each belongs to one version of its source item."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from sqlalchemy import Connection, Select, and_, delete, insert, select
+
+from pressroom.domain.content import Relation
+from pressroom.storage.sql.schema import field_definitions, relations
+
+DEFINED = 0
+
+
+def _relation(row: Any) -> Relation:
+    return Relation(
+        id=row.id,
+        source_content_id=row.source_content_id,
+        source_version_no=row.source_version_no,
+        destination_content_id=row.destination_content_id,
+        type=row.type,
+        source_field_definition_id=row.source_field_definition_id,
+        source_field_identifier=row.identifier,
+    )
+
+
+def _query() -> Select[Any]:
+    definition = and_(
+        field_definitions.c.id == relations.c.source_field_definition_id,
+        field_definitions.c.status == DEFINED,
+    )
+    return select(relations, field_definitions.c.identifier).select_from(
+        relations.outerjoin(field_definitions, definition)
+    )
+
+
+class SqlRelationGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    def list(
+        self, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
+    ) -> list[Relation]:
+        query = (
+            _query()
+            .where(relations.c.source_content_id == content_id, relations.c.source_version_no == version_no)
+            .order_by(relations.c.id)
+        )
+        if offset:
+            query = query.offset(offset)
+        if limit is not None and limit >= 0:
+            query = query.limit(limit)
+        return [_relation(r) for r in self.c.execute(query)]
+
+    def get(self, relation_id: int) -> Relation | None:
+        row = self.c.execute(_query().where(relations.c.id == relation_id)).first()
+        return _relation(row) if row else None
+
+    def add(
+        self,
+        content_id: int,
+        version_no: int,
+        destination_id: int,
+        type_mask: int,
+        field_definition_id: int | None = None,
+    ) -> int:
+        return int(
+            self.c.execute(
+                insert(relations)
+                .values(
+                    source_content_id=content_id,
+                    source_version_no=version_no,
+                    destination_content_id=destination_id,
+                    type=type_mask,
+                    source_field_definition_id=field_definition_id,
+                )
+                .returning(relations.c.id)
+            ).scalar_one()
+        )
+
+    def delete(self, relation_id: int) -> None:
+        self.c.execute(delete(relations).where(relations.c.id == relation_id))
+
+    def delete_of_version(self, content_id: int, version_no: int) -> None:
+        self.c.execute(
+            delete(relations).where(
+                relations.c.source_content_id == content_id, relations.c.source_version_no == version_no
+            )
+        )
+
+    def replace_field_relations(
+        self, content_id: int, version_no: int, found: Iterable[tuple[int, int, int]]
+    ) -> None:
+        """Set the field relations of a version: ``(destination id, type mask, field definition id)``."""
+        self.c.execute(
+            delete(relations).where(
+                relations.c.source_content_id == content_id,
+                relations.c.source_version_no == version_no,
+                relations.c.source_field_definition_id.is_not(None),
+            )
+        )
+        rows = [
+            {
+                "source_content_id": content_id,
+                "source_version_no": version_no,
+                "destination_content_id": destination,
+                "type": mask,
+                "source_field_definition_id": definition,
+            }
+            for destination, mask, definition in dict.fromkeys(found)
+        ]
+        if rows:
+            self.c.execute(insert(relations), rows)
+
+    def copy(
+        self, content_id: int, from_version: int, to_version: int, target_content_id: int | None = None
+    ) -> None:
+        """Give a new version (of this item, or of ``target_content_id``) the relations of another."""
+        rows = [
+            {
+                "source_content_id": content_id if target_content_id is None else target_content_id,
+                "source_version_no": to_version,
+                "destination_content_id": r.destination_content_id,
+                "type": r.type,
+                "source_field_definition_id": r.source_field_definition_id,
+            }
+            for r in self.list(content_id, from_version)
+        ]
+        if rows:
+            self.c.execute(insert(relations), rows)

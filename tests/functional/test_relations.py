@@ -1,0 +1,141 @@
+"""Relations over HTTP: COMMON relations of drafts, field relations recorded on publish
+(spec/endpoints-content.tsv relation rows, shapes-content.md §7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.functional.content_support import (
+    ARTICLE,
+    INTRO,
+    content_create,
+    create_folder,
+    encode,
+    field,
+    new_draft,
+    post_content,
+    publish,
+    published_folder,
+)
+from tests.functional.support import error_message
+from tests.helpers import PREFIX, Api, media, xml
+
+
+def relate(api: Api, content_id: int, version_no: int, destination: int, fmt: str = "json") -> Any:
+    body = encode(
+        "RelationCreate", {"Destination": {"_href": f"{PREFIX}/content/objects/{destination}"}}, fmt
+    )
+    return api.post(
+        f"/content/objects/{content_id}/versions/{version_no}/relations",
+        body=body,
+        content_type=media("RelationCreate", fmt),
+        accept=media("Relation", fmt),
+    )
+
+
+def relations(api: Api, content_id: int, version_no: int, query: str = "") -> list[dict[str, Any]]:
+    response = api.get(
+        f"/content/objects/{content_id}/versions/{version_no}/relations{query}", accept=media("RelationList")
+    )
+    assert response.status_code == 200
+    assert response.headers["content-type"] == media("RelationList")
+    items: list[dict[str, Any]] = response.json()["Relations"]["Relation"]
+    return items
+
+
+def test_add_a_common_relation_to_a_draft(api: Api) -> None:
+    target = published_folder(api, "Target")
+    source = create_folder(api, "Source")
+    response = relate(api, source["_id"], 1, target["_id"])
+    assert response.status_code == 201
+    relation = response.json()["Relation"]
+    assert response.headers["location"] == relation["_href"]
+    assert relation["_href"].startswith(f"{PREFIX}/content/objects/{source['_id']}/versions/1/relations/")
+    assert relation["SourceContent"] == {
+        "_media-type": media("ContentInfo"),
+        "_href": f"{PREFIX}/content/objects/{source['_id']}",
+    }
+    assert relation["DestinationContent"]["_href"] == f"{PREFIX}/content/objects/{target['_id']}"
+    assert relation["RelationType"] == "COMMON"
+    assert "SourceFieldDefinitionIdentifier" not in relation
+    assert [r["_href"] for r in relations(api, source["_id"], 1)] == [relation["_href"]]
+    loaded = api.get(relation["_href"], accept=media("Relation"))
+    assert loaded.status_code == 200 and loaded.json()["Relation"] == relation
+
+
+def test_relation_in_xml(api: Api) -> None:
+    source = create_folder(api, "Xml source")
+    response = relate(api, source["_id"], 1, 41, fmt="xml")
+    assert response.status_code == 201
+    root = xml(response)
+    assert root.tag == "Relation" and root.findtext("RelationType") == "COMMON"
+    listing = xml(
+        api.get(f"/content/objects/{source['_id']}/versions/1/relations", accept=media("RelationList", "xml"))
+    )
+    assert listing.tag == "Relations" and len(listing.findall("Relation")) == 1
+
+
+def test_relation_errors(api: Api) -> None:
+    source = create_folder(api, "Errors")
+    assert relate(api, source["_id"], 1, 41).status_code == 201
+    error_message(relate(api, source["_id"], 1, 41), 403)  # duplicate
+    error_message(relate(api, source["_id"], 1, 9999), 404)  # destination missing
+    publish(api, source["_id"])
+    error_message(relate(api, source["_id"], 1, 49), 403)  # not a draft
+    error_message(
+        api.get(f"/content/objects/{source['_id']}/versions/1/relations/9999", accept=media("Relation")), 404
+    )
+
+
+def test_relations_are_copied_into_new_drafts_and_paginated(api: Api) -> None:
+    source = create_folder(api, "Many")
+    for destination in (41, 49, 50):
+        assert relate(api, source["_id"], 1, destination).status_code == 201
+    publish(api, source["_id"])
+    draft = new_draft(api, source["_id"])
+    assert len(relations(api, source["_id"], draft)) == 3
+    assert len(relations(api, source["_id"], draft, "?offset=1&limit=1")) == 1
+
+
+def test_delete_a_common_relation(api: Api) -> None:
+    source = create_folder(api, "Unrelate")
+    href = relate(api, source["_id"], 1, 41).json()["Relation"]["_href"]
+    assert api.delete(href).status_code == 204
+    assert relations(api, source["_id"], 1) == []
+    error_message(api.delete(href, accept=media("Relation")), 404)
+
+
+def test_field_relations_appear_on_publish(api: Api) -> None:
+    target = published_folder(api, "Picture")
+    data = content_create(
+        [
+            field("title", "Story"),
+            field("intro", {"xml": INTRO}),
+            field("image", {"destinationContentId": target["_id"]}),
+        ],
+        type_id=ARTICLE,
+    )
+    article = post_content(api, data).json()["Content"]
+    assert relations(api, article["_id"], 1) == []
+    publish(api, article["_id"])
+    [relation] = relations(api, article["_id"], 1)
+    assert relation["RelationType"] == "ATTRIBUTE"
+    assert relation["SourceFieldDefinitionIdentifier"] == "image"
+    assert relation["DestinationContent"]["_href"] == f"{PREFIX}/content/objects/{target['_id']}"
+    draft = new_draft(api, article["_id"])
+    [copied] = relations(api, article["_id"], draft)
+    error_message(api.delete(copied["_href"], accept=media("Relation")), 403)  # not COMMON
+
+
+def test_relations_of_the_item_redirect_to_the_current_version(api: Api) -> None:
+    response = api.get("/content/objects/1/relations", follow_redirects=False)
+    assert response.status_code == 307
+    assert response.headers["location"] == f"{PREFIX}/content/objects/1/versions/9/relations"
+
+
+def test_relations_to_deleted_content_are_removed(api: Api) -> None:
+    target = published_folder(api, "Short lived")
+    source = create_folder(api, "Survivor")
+    relate(api, source["_id"], 1, target["_id"])
+    assert api.delete(f"/content/objects/{target['_id']}").status_code == 204
+    assert relations(api, source["_id"], 1) == []

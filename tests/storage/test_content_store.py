@@ -1,0 +1,195 @@
+"""Content, versions, fields, relations and locations in SQL, on SQLite and PostgreSQL
+(install.md §6-§7, §12), and version numbers under concurrent writers in separate processes."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pressroom.domain.content import COMMON, ContentCreate, FieldInput, NewContent
+from pressroom.domain.errors import ContentValidationError, Forbidden, NotFound
+from pressroom.domain.location import LocationCreate
+from pressroom.domain.user import User
+from pressroom.services.content import ContentService
+from pressroom.services.permissions import Permissions
+from pressroom.services.version import VersionService
+from pressroom.storage.files import LocalFileStore
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
+
+ADMIN = User(14, "admin", "admin@link.invalid", True)
+NOW = datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[SqlStore]:
+    engine = make_engine(database_url)
+    yield SqlStore(engine)
+    engine.dispose()
+
+
+def services(store: SqlStore, root: Path) -> tuple[ContentService, VersionService]:
+    files = LocalFileStore(root)
+    return ContentService(store, Permissions(), files), VersionService(store, Permissions(), files)
+
+
+def folder(name: str, parent: int = 2) -> ContentCreate:
+    return ContentCreate(1, "eng-GB", (FieldInput("name", None, name),), (LocationCreate(parent),))
+
+
+# -- the clean install -------------------------------------------------------------------------------
+
+
+def test_clean_install_content_and_locations(store: SqlStore) -> None:
+    with store.read() as tx:
+        admin = tx.content.get(14)
+        root = tx.locations.get(1)
+        media = tx.locations.by_remote_id("75c715a51699d2d309a924eca6a95145")
+        fields = tx.content.load_fields(10, 2)
+        versions = tx.content.list_versions(1)
+    assert admin is not None and root is not None and media is not None
+    assert (admin.name, admin.current_version_no, admin.main_location_id, admin.main_location_path) == (
+        "Administrator User",
+        3,
+        15,
+        "/1/5/13/15/",
+    )
+    assert (admin.section_id, admin.owner_id, admin.status) == (2, 14, "PUBLISHED")
+    assert admin.published_date == datetime(2002, 10, 6, 16, 13, 50, tzinfo=UTC)
+    assert (root.content_id, root.parent_id, root.depth, root.path_string) == (None, 1, 0, "/1/")
+    assert (media.id, media.content_id, media.sort_field, media.child_count) == (43, 41, "NAME", 3)
+    assert [(f.id, f.identifier) for f in fields] == [
+        (19, "first_name"),
+        (20, "last_name"),
+        (21, "user_account"),
+        (177, "signature"),
+        (179, "image"),
+    ]
+    assert [(v.id, v.version_no, v.status) for v in versions] == [(506, 9, "PUBLISHED")]
+
+
+def test_next_ids_follow_the_clean_install(store: SqlStore, tmp_path: Path) -> None:
+    content, versions = services(store, tmp_path)
+    draft = content.create(ADMIN, folder("Next"))
+    versions.publish(ADMIN, draft.content.id, 1)
+    published = content.load_info(ADMIN, draft.content.id)
+    assert (draft.content.id, draft.info.id, published.main_location_id) == (52, 507, 54)
+    assert min(f.id for f in draft.fields) == 181
+
+
+# -- gateways ----------------------------------------------------------------------------------------
+
+
+def test_version_numbers_and_fields_round_trip(store: SqlStore) -> None:
+    with store.write() as tx:
+        content_id = tx.content.create(NewContent(1, "store-test", 1, 14, "eng-GB", True, NOW))
+        numbers = [tx.content.next_version_no(content_id) for _ in range(3)]
+        ids = tx.content.new_field_ids(2)
+    assert numbers == [1, 2, 3]
+    assert ids[1] == ids[0] + 1
+    with store.read() as tx:
+        info = tx.content.get(content_id)
+    assert info is not None and (info.status, info.main_location_id, info.names) == ("DRAFT", None, {})
+
+
+def test_drafts_by_creator(store: SqlStore, tmp_path: Path) -> None:
+    content, _ = services(store, tmp_path)
+    draft = content.create(ADMIN, folder("Mine"))
+    with store.read() as tx:
+        drafts = tx.content.drafts_by_creator(14)
+        none = tx.content.drafts_by_creator(10)
+    assert [(d.content_id, d.version_no) for d in drafts] == [(draft.content.id, 1)]
+    assert none == []
+
+
+def test_relations_cascade_with_their_destination(store: SqlStore, tmp_path: Path) -> None:
+    content, _ = services(store, tmp_path)
+    target = content.create(ADMIN, folder("Target"))
+    source = content.create(ADMIN, folder("Source"))
+    with store.write() as tx:
+        tx.relations.add(source.content.id, 1, target.content.id, COMMON)
+    content.delete(ADMIN, target.content.id)
+    with store.read() as tx:
+        assert tx.relations.list(source.content.id, 1) == []
+        assert tx.content.get(target.content.id) is None
+
+
+def test_failed_create_leaves_nothing_behind(store: SqlStore, tmp_path: Path) -> None:
+    content, _ = services(store, tmp_path)
+    with pytest.raises(ContentValidationError):
+        content.create(ADMIN, folder(""))
+    with pytest.raises(NotFound):
+        content.create(ADMIN, folder("Lost", parent=9999))
+    with store.read() as tx:
+        assert tx.content.get(52) is None
+
+
+def test_publish_twice_is_forbidden_and_subtree_delete(store: SqlStore, tmp_path: Path) -> None:
+    content, versions = services(store, tmp_path)
+    parent = content.create(ADMIN, folder("Parent"))
+    versions.publish(ADMIN, parent.content.id, 1)
+    with pytest.raises(Forbidden):
+        versions.publish(ADMIN, parent.content.id, 1)
+    location = content.load_info(ADMIN, parent.content.id).main_location_id
+    assert location is not None
+    child = content.create(ADMIN, folder("Child", parent=location))
+    versions.publish(ADMIN, child.content.id, 1)
+    content.delete(ADMIN, parent.content.id)
+    with store.read() as tx:
+        assert tx.content.get(child.content.id) is None
+        assert tx.locations.get(location) is None
+
+
+# -- concurrency -------------------------------------------------------------------------------------
+
+DRAFTS_PER_PROCESS = 15
+
+
+def _make_drafts(
+    database_url: str, content_id: int, root: str, start: Any, queue: multiprocessing.Queue[list[int]]
+) -> None:
+    engine = make_engine(database_url)
+    store = SqlStore(engine)
+    _, versions = services(store, Path(root))
+    versions.load(ADMIN, content_id, 1)  # connect and import before both start together
+    start.wait(60)
+    numbers = [versions.copy(ADMIN, content_id, 1).info.version_no for _ in range(DRAFTS_PER_PROCESS)]
+    engine.dispose()
+    queue.put(numbers)
+
+
+def test_concurrent_drafts_get_unique_increasing_numbers(database_url: str, tmp_path: Path) -> None:
+    engine = make_engine(database_url)
+    content, versions = services(SqlStore(engine), tmp_path)
+    item = content.create(ADMIN, folder("Contended"))
+    versions.publish(ADMIN, item.content.id, 1)
+    engine.dispose()
+    context = multiprocessing.get_context("spawn")
+    queue: multiprocessing.Queue[list[int]] = context.Queue()
+    start = context.Barrier(2)
+    workers = [
+        context.Process(
+            target=_make_drafts, args=(database_url, item.content.id, str(tmp_path), start, queue)
+        )
+        for _ in range(2)
+    ]
+    for worker in workers:
+        worker.start()
+    results = [queue.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    numbers = [n for result in results for n in result]
+    assert sorted(numbers) == list(range(2, 2 + 2 * DRAFTS_PER_PROCESS))
+    for result in results:
+        assert result == sorted(result)
+    engine = make_engine(database_url)
+    with SqlStore(engine).read() as tx:
+        stored = [v.version_no for v in tx.content.list_versions(item.content.id)]
+    engine.dispose()
+    assert stored == list(range(1, 2 + 2 * DRAFTS_PER_PROCESS))
