@@ -72,7 +72,8 @@ def _ms(text: str) -> float:
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
 
-def run_wrk(base: str, target: Target, duration: int, connections: int) -> Result:
+def run_wrk(base: str, target: Target, duration: int, connections: int, script: Path | None = None) -> Result:
+    """Run wrk on one target; ``script`` is an optional Lua file that picks the request paths."""
     command = [
         "wrk",
         "-t1",
@@ -82,6 +83,8 @@ def run_wrk(base: str, target: Target, duration: int, connections: int) -> Resul
         "-H",
         f"Accept: {target.accept}",
     ]
+    if script is not None:
+        command += ["-s", str(script)]
     if target.auth:
         command += ["-H", f"Authorization: {ADMIN}"]
     output = subprocess.run(

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Select, and_, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
 
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
@@ -95,13 +95,39 @@ def _info_query() -> Select[Any]:
     )
 
 
+# Hot reads (every content GET) keep their statements built once; building a select per call cost more
+# than running it (benchmarks/content_load.py).
+_INFO_BY_ID = _info_query().where(content.c.id == bindparam("content_id"))
+_VERSION = select(content_versions).where(
+    content_versions.c.content_id == bindparam("content_id"),
+    content_versions.c.version_no == bindparam("version_no"),
+)
+_FIELDS = (
+    select(content_fields, field_definitions.c.identifier, field_definitions.c.position)
+    .select_from(
+        content_fields.join(
+            field_definitions,
+            and_(
+                field_definitions.c.id == content_fields.c.field_definition_id,
+                field_definitions.c.status == DEFINED,
+            ),
+        )
+    )
+    .where(
+        content_fields.c.content_id == bindparam("content_id"),
+        content_fields.c.version_no == bindparam("version_no"),
+    )
+    .order_by(field_definitions.c.position, field_definitions.c.id, content_fields.c.language_code)
+)
+
+
 class SqlContentGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
     # -- content items -------------------------------------------------------------------------------
     def get(self, content_id: int) -> ContentInfo | None:
-        row = self.c.execute(_info_query().where(content.c.id == content_id)).first()
+        row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
         return _info(row) if row else None
 
     def by_remote_id(self, remote_id: str) -> ContentInfo | None:
@@ -240,11 +266,7 @@ class SqlContentGateway:
         )
 
     def get_version(self, content_id: int, version_no: int) -> VersionInfo | None:
-        row = self.c.execute(
-            select(content_versions).where(
-                content_versions.c.content_id == content_id, content_versions.c.version_no == version_no
-            )
-        ).first()
+        row = self.c.execute(_VERSION, {"content_id": content_id, "version_no": version_no}).first()
         return _version(row) if row else None
 
     def list_versions(self, content_id: int) -> list[VersionInfo]:
@@ -322,16 +344,6 @@ class SqlContentGateway:
 
     # -- fields --------------------------------------------------------------------------------------
     def load_fields(self, content_id: int, version_no: int) -> list[Field]:
-        definition = and_(
-            field_definitions.c.id == content_fields.c.field_definition_id,
-            field_definitions.c.status == DEFINED,
-        )
-        query = (
-            select(content_fields, field_definitions.c.identifier, field_definitions.c.position)
-            .select_from(content_fields.join(field_definitions, definition))
-            .where(content_fields.c.content_id == content_id, content_fields.c.version_no == version_no)
-            .order_by(field_definitions.c.position, field_definitions.c.id, content_fields.c.language_code)
-        )
         return [
             Field(
                 id=r.id,
@@ -341,7 +353,7 @@ class SqlContentGateway:
                 field_type=r.field_type,
                 value=None if r.value is None else orjson.loads(r.value),
             )
-            for r in self.c.execute(query)
+            for r in self.c.execute(_FIELDS, {"content_id": content_id, "version_no": version_no})
         ]
 
     def save_fields(self, content_id: int, version_no: int, fields: Sequence[Field]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, delete, insert, select
+from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, select
 
 from pressroom.domain.content import Relation
 from pressroom.storage.sql.schema import field_definitions, relations
@@ -35,6 +35,16 @@ def _query() -> Select[Any]:
     )
 
 
+_OF_VERSION = (
+    _query()
+    .where(
+        relations.c.source_content_id == bindparam("content_id"),
+        relations.c.source_version_no == bindparam("version_no"),
+    )
+    .order_by(relations.c.id)
+)
+
+
 class SqlRelationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
@@ -42,16 +52,14 @@ class SqlRelationGateway:
     def list(
         self, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
     ) -> list[Relation]:
-        query = (
-            _query()
-            .where(relations.c.source_content_id == content_id, relations.c.source_version_no == version_no)
-            .order_by(relations.c.id)
-        )
+        query = _OF_VERSION
         if offset:
             query = query.offset(offset)
         if limit is not None and limit >= 0:
             query = query.limit(limit)
-        return [_relation(r) for r in self.c.execute(query)]
+        return [
+            _relation(r) for r in self.c.execute(query, {"content_id": content_id, "version_no": version_no})
+        ]
 
     def get(self, relation_id: int) -> Relation | None:
         row = self.c.execute(_query().where(relations.c.id == relation_id)).first()
