@@ -3,7 +3,9 @@
 SQLite runs in WAL mode with ``synchronous=NORMAL``, a busy timeout and foreign keys on. Its write
 transactions start with ``BEGIN IMMEDIATE`` so that two processes writing the same file queue on the
 lock instead of failing on an upgrade deadlock. PostgreSQL runs at READ COMMITTED; code that needs a
-counter to be unique under concurrency takes a row lock (``SELECT ... FOR UPDATE``) in its gateway.
+counter to be unique under concurrency takes a row lock (``UPDATE ... RETURNING``) in its gateway. Read
+transactions on PostgreSQL run in autocommit: at READ COMMITTED every statement takes its own snapshot
+anyway, so BEGIN and COMMIT would only add two round trips.
 """
 
 from __future__ import annotations
@@ -37,7 +39,9 @@ def make_engine(url: str) -> Engine:
         _configure_sqlite(engine)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        return create_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=True)
+        # No pre-ping: it costs a round trip per request. A connection found dead raises once and the
+        # pool is invalidated, so the next request reconnects.
+        return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
     raise ValueError(f"Unsupported database URL '{parsed.render_as_string(hide_password=True)}'")
 
 
@@ -62,6 +66,8 @@ def _configure_sqlite(engine: Engine) -> None:
 def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
     """One transaction: committed when the block ends, rolled back on any exception."""
     with engine.connect() as connection:
+        if not write and connection.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="AUTOCOMMIT")
         connection.execution_options(pressroom_write=write)
         with connection.begin():
             yield connection
