@@ -331,3 +331,13 @@ def test_a_draft_is_401_to_others(client: TestClient, api: Api) -> None:
     anonymous = Api(client, auth=None)
     error_message(anonymous.get(f"/content/objects/{draft['_id']}", accept=media("ContentInfo")), 401)
     assert anonymous.get("/content/objects/1", accept=media("ContentInfo")).status_code == 200
+
+
+def test_anonymous_reads_standard_section_content_but_not_users(client: TestClient) -> None:
+    """The clean install's Anonymous role reads content of section 1 only (spec/auth.md §2)."""
+    anonymous = Api(client, auth=None)
+    assert anonymous.get("/content/objects/1", accept=media("ContentInfo")).status_code == 200
+    refused = anonymous.get("/content/objects/14", accept=media("ContentInfo"))
+    assert refused.status_code == 401
+    assert refused.json()["ErrorMessage"]["errorCode"] == 401
+    assert anonymous.get("/content/locations/1/5/13/15", accept=media("Location")).status_code == 401

@@ -72,7 +72,7 @@ def installed_languages(tx: Tx) -> set[str]:
 
 def check_readable(permissions: Permissions, user: User, tx: Tx, info: ContentInfo) -> None:
     """``content/read``; an item never published is visible only to the creator of its draft."""
-    permissions.require(user, "content", "read")
+    permissions.require(user, "content", "read", section_id=info.section_id)
     if not info.is_published:
         current = tx.content.get_version(info.id, info.current_version_no)
         if current is None or current.creator_id != user.id:
