@@ -142,9 +142,12 @@ class ContentService:
     def load(self, user: User, content_id: int, languages: tuple[str, ...] = ()) -> Version:
         """The item with its current version (fields in ``languages`` only, when given)."""
         with self.store.read() as tx:
-            info = get_content(tx, content_id)
+            found = tx.content.get_with_current_version(content_id)
+            if found is None:
+                raise NotFound.of("Content", content_id)
+            info, version = found
             check_readable(self.permissions, user, tx, info)
-            return load_version(tx, info, current_version(tx, info), languages)
+            return load_version(tx, info, version or current_version(tx, info), languages)
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:

@@ -79,6 +79,24 @@ def _version(row: Any) -> VersionInfo:
     )
 
 
+def _current_version(row: Any) -> VersionInfo | None:
+    """The current version carried by a row of ``_info_query``."""
+    if row.v_id is None:
+        return None
+    return VersionInfo(
+        id=row.v_id,
+        content_id=row.id,
+        version_no=row.current_version_no,
+        status=VERSION_STATUS_NAMES[row.v_status],
+        creator_id=row.v_creator_id,
+        creation_date=dt(row.v_created),
+        modification_date=dt(row.v_modified),
+        initial_language_code=row.v_initial_language_code,
+        language_codes=tuple(code for code in row.v_language_codes.split(",") if code),
+        names=orjson.loads(row.version_names),
+    )
+
+
 def _info_query() -> Select[Any]:
     current = and_(
         content_versions.c.content_id == content.c.id,
@@ -88,6 +106,14 @@ def _info_query() -> Select[Any]:
         content,
         content_versions.c.names.label("version_names"),
         locations.c.path_string.label("main_path"),
+        # the current version, so that loading an item with its version takes one round trip
+        content_versions.c.id.label("v_id"),
+        content_versions.c.status.label("v_status"),
+        content_versions.c.creator_id.label("v_creator_id"),
+        content_versions.c.created.label("v_created"),
+        content_versions.c.modified.label("v_modified"),
+        content_versions.c.initial_language_code.label("v_initial_language_code"),
+        content_versions.c.language_codes.label("v_language_codes"),
     ).select_from(
         content.outerjoin(content_versions, current).outerjoin(
             locations, locations.c.id == content.c.main_location_id
@@ -129,6 +155,11 @@ class SqlContentGateway:
     def get(self, content_id: int) -> ContentInfo | None:
         row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
         return _info(row) if row else None
+
+    def get_with_current_version(self, content_id: int) -> tuple[ContentInfo, VersionInfo | None] | None:
+        """The item and its current version, in one query."""
+        row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
+        return (_info(row), _current_version(row)) if row else None
 
     def by_remote_id(self, remote_id: str) -> ContentInfo | None:
         row = self.c.execute(_info_query().where(content.c.remote_id == remote_id)).first()
