@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -79,21 +80,26 @@ def _version(row: Any) -> VersionInfo:
     )
 
 
+_CURRENT_VERSION_COLUMNS = (
+    "v_id",
+    "v_status",
+    "v_creator_id",
+    "v_created",
+    "v_modified",
+    "v_initial_language_code",
+    "v_language_codes",
+)
+
+
 def _current_version(row: Any) -> VersionInfo | None:
-    """The current version carried by a row of ``_info_query``."""
+    """The current version carried by a row of ``_info_query`` (its ``v_`` columns)."""
     if row.v_id is None:
         return None
-    return VersionInfo(
-        id=row.v_id,
-        content_id=row.id,
-        version_no=row.current_version_no,
-        status=VERSION_STATUS_NAMES[row.v_status],
-        creator_id=row.v_creator_id,
-        creation_date=dt(row.v_created),
-        modification_date=dt(row.v_modified),
-        initial_language_code=row.v_initial_language_code,
-        language_codes=tuple(code for code in row.v_language_codes.split(",") if code),
-        names=orjson.loads(row.version_names),
+    columns = {name[2:]: getattr(row, name) for name in _CURRENT_VERSION_COLUMNS}
+    return _version(
+        SimpleNamespace(
+            **columns, content_id=row.id, version_no=row.current_version_no, names=row.version_names
+        )
     )
 
 
@@ -107,13 +113,7 @@ def _info_query() -> Select[Any]:
         content_versions.c.names.label("version_names"),
         locations.c.path_string.label("main_path"),
         # the current version, so that loading an item with its version takes one round trip
-        content_versions.c.id.label("v_id"),
-        content_versions.c.status.label("v_status"),
-        content_versions.c.creator_id.label("v_creator_id"),
-        content_versions.c.created.label("v_created"),
-        content_versions.c.modified.label("v_modified"),
-        content_versions.c.initial_language_code.label("v_initial_language_code"),
-        content_versions.c.language_codes.label("v_language_codes"),
+        *(content_versions.c[name[2:]].label(name) for name in _CURRENT_VERSION_COLUMNS),
     ).select_from(
         content.outerjoin(content_versions, current).outerjoin(
             locations, locations.c.id == content.c.main_location_id
