@@ -161,6 +161,24 @@ def test_unsafe_request_with_the_cookie_and_no_right_token_is_401(
     assert identifier not in section_identifiers(api)
 
 
+def test_a_csrf_token_of_non_ascii_bytes_is_401_not_500(client: TestClient, api: Api) -> None:
+    """auth.md §5: a missing or invalid X-CSRF-Token is 401, whatever bytes it carries (a header of
+    latin-1 bytes once made the constant-time comparison raise, a 500)."""
+    session = session_of(login(client))
+    token: Any = "\u00ff\u00fe".encode("latin-1")
+    identifier = unique()
+    headers = cookie_of(session) | {"X-CSRF-Token": token}
+    response = create_section(anonymous(client), identifier, headers=headers)
+    assert error_message(response, 401)["errorDescription"] == "Missing or invalid CSRF token for POST"
+    assert identifier not in section_identifiers(api)
+    # The session routes check the token themselves (auth.md §6): 401 there too, and the session lives.
+    sid = session["identifier"]
+    for method, path in (("POST", f"/user/sessions/{sid}/refresh"), ("DELETE", f"/user/sessions/{sid}")):
+        response = anonymous(client).request(method, path, accept=media("Session"), headers=headers)
+        assert error_message(response, 401)["errorDescription"] == "Missing or invalid CSRF token"
+    assert current_session(client, session).status_code == 200
+
+
 def test_unsafe_request_with_the_cookie_and_the_token_succeeds(client: TestClient, api: Api) -> None:
     session = session_of(login(client))
     identifier = unique()

@@ -150,6 +150,20 @@ def test_first_publish_places_the_pending_location(api: Api) -> None:
     assert location["ContentInfo"]["Content"]["_id"] == created["_id"]
 
 
+def test_location_of_a_new_item_takes_the_sort_of_its_type(api: Api) -> None:
+    """shapes-content.md §8 / endpoints-content.tsv: sortField and sortOrder of the LocationCreate in a
+    ContentCreate are overwritten with the content type defaults (folder: PATH, ASC)."""
+    data = content_create([field("name", "Sorted by type")])
+    data["LocationCreate"].update(sortField="NAME", sortOrder="DESC")
+    response = post_content(api, data, fmt="xml")
+    assert response.status_code == 201, response.text
+    content_id = int(xml(response).get("id"))
+    publish(api, content_id)
+    path = main_location_path(content_info(api, content_id))
+    location = api.get(f"/content/locations/{path}", accept=media("Location")).json()["Location"]
+    assert (location["sortField"], location["sortOrder"]) == ("PATH", "ASC")
+
+
 def test_create_with_accept_content_embeds_the_version(api: Api) -> None:
     response = post_content(api, content_create([field("name", "Embedded")]), accept="Content")
     assert response.status_code == 201
@@ -288,8 +302,12 @@ def test_field_validation_errors_in_xml(api: Api) -> None:
     root = xml(response)
     errors = root.find("errorDetails")
     assert errors is not None
-    assert errors.find("fields").get("fieldTypeId") == "4"
-    assert errors.findtext("fields/errors/type") == "empty"
+    # XML lists are repeated items without a wrapper: <field> per field, <error> per error
+    # (shapes-content.md §0 "list", §1 field validation)
+    assert [child.tag for child in errors] == ["field"]
+    assert errors.find("field").get("fieldTypeId") == "4"
+    assert [child.tag for child in errors.find("field")] == ["error"]
+    assert errors.findtext("field/error/type") == "empty"
 
 
 # -- load --------------------------------------------------------------------------------------------

@@ -82,12 +82,45 @@ def test_load_one(api: Api) -> None:
             "isSearchable": True,
             "names": names("Title"),
             "descriptions": {"value": []},
-            "fieldSettings": {},
+            "fieldSettings": [],  # an empty PHP hash is a JSON array (shapes-content.md §0)
             "validatorConfiguration": {
                 "StringLengthValidator": {"minStringLength": 0, "maxStringLength": 255}
             },
         }
     }
+
+
+def test_definitions_without_a_default_show_the_empty_value_of_their_type(api: Api) -> None:
+    """shapes-content.md §14 / fieldtypes.md: defaultValue is the field type's hash of its (empty) default,
+    so an empty rich text is still {"xml": <empty section>}, a checkbox false, a list []; and an empty PHP
+    hash goes out as a JSON array (§0), also nested (ezselection multilingualOptions)."""
+    created = new_type(
+        api,
+        fields=[
+            field("title"),
+            field("flag", "ezboolean"),
+            field("body", "ezrichtext"),
+            field("choice", "ezselection", fieldSettings={"options": ["a", "b"]}),
+            field("links", "ezobjectrelationlist"),
+            field("authors", "ezauthor"),
+        ],
+    )
+    found = {d["identifier"]: d for d in created["FieldDefinitions"]["FieldDefinition"]}
+    assert found["title"]["defaultValue"] is None
+    assert found["title"]["fieldSettings"] == []
+    assert found["flag"]["defaultValue"] is False
+    assert found["flag"]["validatorConfiguration"] == []
+    assert found["body"]["defaultValue"]["xml"].rstrip().endswith('version="5.0-variant ezpublish-1.0"/>')
+    assert found["choice"]["defaultValue"] == []
+    assert found["choice"]["fieldSettings"]["multilingualOptions"] == []
+    assert found["links"]["defaultValue"] == {"destinationContentIds": [], "destinationContentHrefs": []}
+    assert found["authors"]["defaultValue"] == []
+    # read back, in XML: the same values as <value> elements
+    response = api.get(
+        f"/content/types/{created['id']}/fieldDefinitions/{found['flag']['id']}",
+        accept=media("FieldDefinition", "xml"),
+    )
+    assert xml(response).findtext("defaultValue") == "false"
 
 
 def test_load_one_by_identifier(api: Api) -> None:

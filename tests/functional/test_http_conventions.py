@@ -201,6 +201,42 @@ def test_wrong_method_is_405_with_allow(api: Api) -> None:
     assert section(api)["name"] == "Standard"
 
 
+TOO_BIG = "9" * 25  # no 64-bit id column can hold it
+
+
+@pytest.mark.parametrize(
+    "path",
+    [f"/content/sections/{TOO_BIG}", f"/content/objects/{TOO_BIG}", f"/content/locations/1/2/{TOO_BIG}"],
+)
+@pytest.mark.parametrize("method", ["GET", "DELETE", "OPTIONS"])
+def test_an_id_too_large_for_any_resource_is_404_not_500(api: Api, path: str, method: str) -> None:
+    """service-description.md Errors: 404 resource missing; an id no database column can hold names no
+    resource (it once reached the driver and overflowed into a 500)."""
+    body = error_message(api.request(method, path, accept="application/json"), 404)
+    assert body["errorDescription"] == f"No resource at '{path}'"
+
+
+@pytest.mark.parametrize("parameter", ["limit", "offset"])
+def test_an_integer_query_parameter_out_of_range_is_400_not_500(api: Api, parameter: str) -> None:
+    """service-description.md Errors: 400 for input that does not match; never a 5xx for client input."""
+    response = api.get(f"/content/types?{parameter}={TOO_BIG}", accept=media("ContentTypeInfoList"))
+    body = error_message(response, 400)
+    assert body["errorDescription"] == f"Query parameter '{parameter}' is out of range, got '{TOO_BIG}'"
+
+
+def test_text_xml_cannot_carry_is_replaced_so_the_document_stays_well_formed(api: Api) -> None:
+    """service-description.md Media types: a JSON client may store control characters XML 1.0 cannot
+    carry (not even as &#1;); an XML client must still get a parsable document."""
+    identifier = unique()
+    created = create_section(api, identifier, "tab\there\u0001bell\u001f")
+    assert created.status_code == 201
+    section_id = created.json()["Section"]["sectionId"]
+    assert section(api, section_id)["name"] == "tab\there\u0001bell\u001f"  # JSON keeps them as they are
+    response = api.get(f"/content/sections/{section_id}", accept=media("Section", "xml"))
+    assert response.status_code == 200
+    assert xml(response).findtext("name") == "tab\there\ufffdbell\ufffd"
+
+
 def test_server_errors_hide_their_details(
     client: TestClient, api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -133,3 +134,31 @@ def test_the_cookie_jar_of_a_real_client_carries_the_session(live_server: str) -
         current = browser.get(f"{PREFIX}/user/current", follow_redirects=False)
         assert current.status_code == 307
         assert current.headers["location"] == f"{PREFIX}/user/users/14"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("X-CSRF-Token", b"\xff\xfe"),
+        ("X-CSRF-Token", b"a" * 6000),
+        ("X-Expected-User", b"\xc3("),
+        ("Accept", b"\xff/\xff+json, ;;;,"),
+        ("X-HTTP-Method-Override", b"\xff"),
+        ("If-Match", b"\xff"),
+    ],
+)
+def test_odd_header_bytes_with_a_live_session_are_client_errors(
+    http: httpx.Client, name: str, value: bytes
+) -> None:
+    """README "5xx never leak internals" and auth.md §5: whatever bytes a header carries over a real
+    socket, the answer is a 4xx ErrorMessage (a non-ASCII X-CSRF-Token once made the comparison raise)."""
+    session = session_of(login(http))
+    headers: dict[str, Any] = {"Accept": "application/json", **cookie_of(session), name: value}
+    response = http.request(
+        "PATCH",
+        f"{PREFIX}/content/sections/1",
+        content=b'{"SectionInput": {"name": "Standard"}}',
+        headers={"Content-Type": media("SectionInput"), **headers},
+    )
+    assert 400 <= response.status_code < 500, response.text
+    assert response.headers["content-type"] in (media("ErrorMessage"), media("ErrorMessage", "xml"))

@@ -193,3 +193,29 @@ def test_concurrent_drafts_get_unique_increasing_numbers(database_url: str, tmp_
         stored = [v.version_no for v in tx.content.list_versions(item.content.id)]
     engine.dispose()
     assert stored == list(range(1, 2 + 2 * DRAFTS_PER_PROCESS))
+
+
+def test_ids_beyond_what_the_columns_hold_are_client_errors(database_url: str, tmp_path: Path) -> None:
+    """PostgreSQL refuses integers its columns cannot hold; that must reach clients as 404/400, not 500."""
+    from starlette.testclient import TestClient
+
+    from pressroom.app import create_app
+    from tests.conftest import make_settings
+    from tests.helpers import Api, media
+
+    with TestClient(create_app(make_settings(database_url, tmp_path))) as client:
+        api = Api(client)
+        for path in (
+            "/content/objects/99999999999",
+            "/content/locations/1/2/99999999999",
+            "/content/types/4294967296",
+        ):
+            assert api.get(path, accept=media("ContentInfo")).status_code == 404, path
+        assert api.get("/content/locations?id=99999999999", accept="application/json").status_code == 404
+        assert api.get("/content/locations?id=%C2%B2", accept="application/json").status_code == 400
+        copied = api.request(
+            "COPY",
+            "/content/objects/1",
+            headers={"Destination": "/api/ibexa/v2/content/locations/1/\u00b2".encode("latin-1")},
+        )
+        assert copied.status_code == 400

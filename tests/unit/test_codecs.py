@@ -15,6 +15,7 @@ from lxml import etree
 
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.input.decoders import decode
+from pressroom.rest.input.node import Node
 from pressroom.rest.media import JSON, XML
 from pressroom.rest.output.writers import Hash, write_json, write_xml, writer_for
 
@@ -299,6 +300,34 @@ def test_write_xml_booleans_none_and_numbers() -> None:
 def test_write_xml_text_with_attributes() -> None:
     body = write_xml("names", {"value": [{"_languageCode": "eng-GB", "#text": "Folder"}]})
     assert body == XML_DECLARATION + b'<names><value languageCode="eng-GB">Folder</value></names>'
+
+
+def test_write_xml_replaces_characters_xml_cannot_carry() -> None:
+    """Control characters (legal in JSON input) and lone surrogates have no XML 1.0 form at all; the
+    document must stay well-formed in text, attributes and hash keys alike."""
+    tree = {"_a": "x\x01y", "text": "a\x00b\x1fc\ud800d\tok\n", "h": Hash({"k\x02": "v\x0b"})}
+    body = write_xml("X", tree)
+    root = etree.fromstring(body)
+    assert root.get("a") == "x\ufffdy"
+    assert root.findtext("text") == "a\ufffdb\ufffdc\ufffdd\tok\n"
+    assert root.find("h/value").get("key") == "k\ufffd"
+    assert root.findtext("h/value") == "v\ufffd"
+
+
+def test_write_json_keeps_control_characters() -> None:
+    assert orjson.loads(write_json("X", {"t": "a\x01b"})) == {"X": {"t": "a\x01b"}}
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", 2**63, -(2**63) - 1, "\u00b2", "\u0665"])
+def test_node_integer_out_of_range_or_not_ascii_digits_is_a_bad_request(value: Any) -> None:
+    """A value no 64-bit column holds, or digits int() refuses, is the client's error (400), not a 500."""
+    with pytest.raises(BadRequest, match="'priority' in LocationCreate"):
+        Node({"priority": value}, "LocationCreate").integer("priority")
+
+
+@pytest.mark.parametrize(("value", "expected"), [("12", 12), (" -3 ", -3), (2**63 - 1, 2**63 - 1), (0, 0)])
+def test_node_integer_accepts_ints_and_digit_strings(value: Any, expected: int) -> None:
+    assert Node({"priority": value}, "LocationCreate").integer("priority") == expected
 
 
 def test_write_xml_hash_values() -> None:

@@ -206,7 +206,7 @@ class RestApp:
 
 async def _read_body(scope: Scope, receive: Receive, headers: Headers, limit: int) -> bytes:
     declared = headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
         raise PayloadTooLarge(f"The request body exceeds {limit} bytes")
     chunks = []
     size = 0

@@ -46,6 +46,16 @@ def clearing_cookie(name: str) -> str:
     return f"{name}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; Path=/; HttpOnly"
 
 
+def csrf_token_matches(token: str | None, session: Session) -> bool:
+    """Constant-time check of an ``X-CSRF-Token`` header; any bytes a client sends are just a mismatch.
+
+    Compared as bytes: ``hmac.compare_digest`` refuses non-ASCII strings with a TypeError.
+    """
+    if token is None:
+        return False
+    return hmac.compare_digest(token.encode("utf-8", "surrogateescape"), session.csrf_token.encode("utf-8"))
+
+
 def cookie_name_for(siteaccess: str) -> str:
     return COOKIE_PREFIX + hashlib.md5(siteaccess.encode(), usedforsecurity=False).hexdigest()
 
@@ -93,10 +103,9 @@ def identify(
         if session is not None:
             user = auth.load_user(session.user_id)
             if user is not None:
-                if method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES:
-                    token = headers.get("x-csrf-token")
-                    if token is None or not hmac.compare_digest(token, session.csrf_token):
-                        raise Unauthorized(f"Missing or invalid CSRF token for {method}")
+                unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
+                if unsafe and not csrf_token_matches(headers.get("x-csrf-token"), session):
+                    raise Unauthorized(f"Missing or invalid CSRF token for {method}")
                 return Caller(user, session, cookie_name)
         return Caller(auth.anonymous(), None, cookie_name, stale_cookie=True)
     return Caller(auth.anonymous(), None, cookie_name)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pressroom.domain import errors as e
 from pressroom.rest.output.visitor import Out, Representation
+from pressroom.rest.output.writers import Items
 
 STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.ContentValidationError, 400),
@@ -65,15 +66,20 @@ def represent_error(out: Out, error: BaseException) -> tuple[int, Representation
     assert isinstance(error, e.PressroomError)
     details = None
     if isinstance(error, e.ContentValidationError):
+        # JSON: fields[] of anonymous hashes with errors[]; XML: repeated <field> and <error> elements
+        # (spec/shapes-content.md §0 lists, §1 field validation).
         details = {
-            "fields": [
-                {
-                    "_fieldTypeId": f.field_definition_id,
-                    "_fieldIdentifier": f.field_identifier,
-                    "_languageCode": f.language_code,
-                    "errors": [{"type": x.type, "message": x.message} for x in f.errors],
-                }
-                for f in error.fields
-            ]
+            "fields": Items(
+                "field",
+                [
+                    {
+                        "_fieldTypeId": f.field_definition_id,
+                        "_fieldIdentifier": f.field_identifier,
+                        "_languageCode": f.language_code,
+                        "errors": Items("error", [{"type": x.type, "message": x.message} for x in f.errors]),
+                    }
+                    for f in error.fields
+                ],
+            )
         }
     return status, error_message(out, status, error.message, details)

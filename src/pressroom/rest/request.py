@@ -15,6 +15,8 @@ from pressroom.rest.media import parse_media_type
 from pressroom.rest.output.visitor import Out
 from pressroom.services.container import Services
 
+_INT64 = 2**63
+
 
 class RestRequest:
     __slots__ = (
@@ -96,6 +98,9 @@ class RestRequest:
         if raw is None or raw == "":
             return default
         try:
-            return int(raw)
+            value = int(raw)
         except ValueError:
             raise BadRequest(f"Query parameter '{name}' must be an integer, got '{raw}'") from None
+        if not -_INT64 <= value < _INT64:  # the database cannot take it: a client error, not a 500
+            raise BadRequest(f"Query parameter '{name}' is out of range, got '{raw}'")
+        return value

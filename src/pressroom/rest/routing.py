@@ -18,20 +18,31 @@ from pressroom.domain.errors import BadRequest, MethodNotAllowed, NotFound
 from pressroom.rest.media import strip_prefix
 
 _PARAM = re.compile(r"\{([A-Za-z_]+)(?::(int|path|file))?\}")
+# Ids are stored as 32-bit integers: a larger one names no stored resource, so the route does not match
+# (404 like any unknown path) instead of overflowing in the database driver. The regex bounds the
+# length, the converters the value.
+_ID = r"[0-9]{1,10}"
+MAX_ID = 2**31 - 1
 _PATTERNS = {
     None: r"[^/]+",
-    "int": r"[0-9]+",
-    "path": r"[0-9]+(?:/[0-9]+)*/?",
+    "int": _ID,
+    "path": rf"{_ID}(?:/{_ID})*/?",
     "file": r"[A-Za-z0-9._~%-]+(?:/[A-Za-z0-9._~%-]+)*",
 }
 
 
 def _convert_int(text: str) -> int:
-    return int(text)
+    value = int(text)
+    if value > MAX_ID:
+        raise ValueError(text)
+    return value
 
 
 def _convert_path(text: str) -> str:
-    return text.strip("/")
+    path = text.strip("/")
+    for part in path.split("/"):
+        _convert_int(part)
+    return path
 
 
 def _convert_str(text: str) -> str:
@@ -100,7 +111,10 @@ class Router:
         for route in self._by_segment.get(_first_segment(path), ()):
             match = route.regex.match(path)
             if match is not None:
-                params = {name: convert(match.group(name)) for name, convert in route.converters}
+                try:
+                    params = {name: convert(match.group(name)) for name, convert in route.converters}
+                except ValueError:  # an id no resource can have
+                    continue
                 found.append((route, params))
         return found
 
@@ -142,7 +156,10 @@ class Router:
                 if match is None and route.template.endswith("{path:path}"):
                     match = route.regex.match(path.rstrip("/"))
                 if match is not None:
-                    return name, {key: convert(match.group(key)) for key, convert in route.converters}
+                    try:
+                        return name, {key: convert(match.group(key)) for key, convert in route.converters}
+                    except ValueError:  # an id no resource can have
+                        break
         raise BadRequest(f"Invalid {what} '{href}': expected a reference like '{self._example(names[0])}'")
 
     def _example(self, name: str) -> str:

@@ -60,7 +60,8 @@ class ContentService:
 
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
-        """A new item whose version 1 is a draft of ``user``, with pending locations.
+        """A new item whose version 1 is a draft of ``user``, with pending locations sorted by the
+        type's default sort.
 
         Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
         Forbidden (remote id taken, two locations under one parent), ContentValidationError.
@@ -84,7 +85,12 @@ class ContentService:
                 raise NotFound.of("User", owner_id)
             self._check_remote_id(tx, struct.remote_id)
             plan = plan_fields(content_type, main, main, struct.fields, (), installed)
-            locations = [resolve_location(tx, item, content_type) for item in struct.locations]
+            # The locations of a new item sort as its type says, whatever the input asked
+            # (spec/shapes-content.md §8, endpoints-content.tsv POST /content/objects).
+            locations = [
+                resolve_location(tx, replace(item, sort_field=None, sort_order=None), content_type)
+                for item in struct.locations
+            ]
             plan = store_uploads(content_type, plan, self.files)
             content_id = tx.content.create(
                 NewContent(

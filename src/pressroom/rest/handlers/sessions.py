@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import hmac
-
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.user import Session
-from pressroom.rest.auth import clearing_cookie
+from pressroom.rest.auth import clearing_cookie, csrf_token_matches
 from pressroom.rest.output.sessions import SessionView, Token
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty, NoContent, Redirect, WithHeaders
@@ -54,8 +52,7 @@ def _own_session(req: RestRequest, sessionId: str) -> Session | None:
     session = req.session
     if session is None or session.id != sessionId:
         return None
-    token = req.headers.get("x-csrf-token")
-    if token is None or not hmac.compare_digest(token, session.csrf_token):
+    if not csrf_token_matches(req.headers.get("x-csrf-token"), session):
         raise Unauthorized("Missing or invalid CSRF token")
     return session
 

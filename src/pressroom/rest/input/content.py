@@ -144,7 +144,7 @@ def parse_destination(req: RestRequest) -> int:
     """COPY content: the ``Destination`` header's last path segment is the parent location id."""
     header = (req.headers.get("destination") or "").strip()
     last = header.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    if not last.isdigit():
+    if not (last.isascii() and last.isdigit()):
         raise BadRequest(f"The Destination header must be a parent location href, got '{header}'")
     return int(last)
 

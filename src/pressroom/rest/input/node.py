@@ -6,9 +6,13 @@ JSON keeps types; XML delivers text. Every getter accepts both (``"true"`` and `
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pressroom.domain.errors import BadRequest
+
+_INT64 = 2**63
+_INTEGER = re.compile(r"^-?[0-9]+$")  # ASCII digits only: str.isdigit() also takes "²", which int() refuses
 
 
 def as_list(value: Any) -> list[Any]:
@@ -51,10 +55,12 @@ class Node:
         value = self.raw(key)
         if isinstance(value, bool):
             raise BadRequest(f"'{key}' in {self.where} must be an integer")
+        if isinstance(value, str) and _INTEGER.match(value.strip()):
+            value = int(value.strip())
         if isinstance(value, int):
+            if not -_INT64 <= value < _INT64:  # would overflow the database: a client error, not a 500
+                raise BadRequest(f"'{key}' in {self.where} is out of range")
             return value
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value.strip())
         raise BadRequest(f"'{key}' in {self.where} must be an integer")
 
     def opt_integer(self, key: str) -> int | None:

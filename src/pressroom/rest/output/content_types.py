@@ -116,8 +116,8 @@ def field_definition_body(out: Out, type_id: int, status: str, definition: Field
     wire = RestWireContext(out)
     default = definition.default_value
     settings: Any = definition.field_settings
-    if kind is not None:
-        default = None if default is None else kind.to_wire(default, wire)
+    if kind is not None:  # no default is the type's empty value, whose hash the reference shows
+        default = kind.to_wire(kind.empty_value() if default is None else default, wire)
         settings = kind.settings_to_wire(settings, wire.location_href)
     route = "field_definition.draft_load" if status == DRAFT else "field_definition.load"
     return {

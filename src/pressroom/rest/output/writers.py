@@ -6,7 +6,8 @@ Visitors build a tree of plain Python values with the conventions of the JSON wi
 * ``#text`` is the text of an element that also has attributes;
 * a list under a key is a repeated element of that name (in JSON: an array);
 * :class:`Hash` wraps a field-type hash (``fieldValue``, ``fieldSettings``...), written in XML as nested
-  ``<value key="...">`` / ``<value>`` elements;
+  ``<value key="...">`` / ``<value>`` elements; in JSON an empty hash is ``[]``, as PHP encodes an empty
+  array (spec/shapes-content.md §0, fieldtypes.md);
 * :class:`Items` is a list whose XML elements are named otherwise than its key (JSON ``"ContentType": [...]``,
   XML ``<ContentTypeInfo>`` elements).
 
@@ -15,6 +16,7 @@ JSON is the tree as it is; XML is derived from it here. Nothing outside this mod
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -43,9 +45,18 @@ class Items:
         self.items = items
 
 
+def _php_hash(data: Any) -> Any:
+    """A hash as the reference's json_encode writes it: every empty map becomes ``[]``."""
+    if isinstance(data, dict):
+        return {key: _php_hash(item) for key, item in data.items()} if data else []
+    if isinstance(data, list):
+        return [_php_hash(item) for item in data]
+    return data
+
+
 def _json_default(obj: Any) -> Any:
     if isinstance(obj, Hash):
-        return obj.data
+        return _php_hash(obj.data)
     if isinstance(obj, Items):
         return obj.items
     raise TypeError(f"cannot serialise {type(obj).__name__}")
@@ -55,6 +66,11 @@ def write_json(root: str, tree: Any) -> bytes:
     return orjson.dumps({root: tree}, default=_json_default)
 
 
+# Characters XML 1.0 cannot carry at all, not even as character references. JSON input may hold
+# them ("\u0001"); written raw they would make the whole document unparsable, so they become U+FFFD.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _plain(value: Any) -> str:
     if value is True:
         return "true"
@@ -62,7 +78,8 @@ def _plain(value: Any) -> str:
         return "false"
     if value is None:
         return ""
-    return str(value)
+    text = str(value)
+    return _NOT_XML.sub("\ufffd", text) if _NOT_XML.search(text) else text
 
 
 def _text(value: Any) -> str:
@@ -72,7 +89,7 @@ def _text(value: Any) -> str:
 def _hash_content(out: list[str], data: Any) -> None:
     if isinstance(data, dict):
         for key, item in data.items():
-            out.append(f"<value key={quoteattr(str(key))}>")
+            out.append(f"<value key={quoteattr(_plain(key))}>")
             _hash_content(out, item)
             out.append("</value>")
     elif isinstance(data, list):

@@ -7,9 +7,9 @@ from contextlib import contextmanager
 from functools import cached_property
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DataError, IntegrityError
 
-from pressroom.domain.errors import Forbidden
+from pressroom.domain.errors import BadRequest, Forbidden
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import transaction
@@ -64,6 +64,9 @@ class SqlTx:
         return SqlSessionGateway(self.connection)
 
 
+OUT_OF_RANGE = "A number in the request is outside the range the repository stores"
+
+
 class SqlStore:
     def __init__(self, engine: Engine, anonymous_user_id: int = 10) -> None:
         self.engine = engine
@@ -71,8 +74,11 @@ class SqlStore:
 
     @contextmanager
     def read(self) -> Iterator[SqlTx]:
-        with transaction(self.engine, write=False) as connection:
-            yield SqlTx(connection, self.anonymous_user_id)
+        try:
+            with transaction(self.engine, write=False) as connection:
+                yield SqlTx(connection, self.anonymous_user_id)
+        except DataError as error:
+            raise BadRequest(OUT_OF_RANGE) from error
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
@@ -83,3 +89,5 @@ class SqlStore:
                 yield SqlTx(connection, self.anonymous_user_id)
         except IntegrityError as error:
             raise Forbidden("A concurrent change already took this identifier or position") from error
+        except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
+            raise BadRequest(OUT_OF_RANGE) from error
