@@ -8,7 +8,6 @@ from typing import Any
 from pressroom.domain.country import Country
 from pressroom.domain.language import Language
 from pressroom.domain.section import Section
-from pressroom.domain.tags import value_tag
 from pressroom.rest.output.visitor import Out, Representation, visits
 
 
@@ -69,7 +68,7 @@ def visit_root(out: Out, _root: Root) -> Representation:
     body: dict[str, Any] = {"_media-type": out.media("Root")}
     for name, media, path in ROOT_ENTRIES:
         body[name] = {"_media-type": out.media(media), "_href": out.href(path)}
-    return Representation("Root", "Root", body, etag=value_tag("root", out.rendering.dialect))
+    return Representation.single("Root", body, ("root", out.rendering.dialect))
 
 
 def section_body(out: Out, section: Section) -> dict[str, Any]:
@@ -84,9 +83,7 @@ def section_body(out: Out, section: Section) -> dict[str, Any]:
 
 @visits(Section)
 def visit_section(out: Out, section: Section) -> Representation:
-    return Representation(
-        "Section", "Section", section_body(out, section), accept_patch="SectionInput", etag=value_tag(section)
-    )
+    return Representation.single("Section", section_body(out, section), section, patch="SectionInput")
 
 
 @visits(SectionList)
@@ -96,7 +93,7 @@ def visit_section_list(out: Out, value: SectionList) -> Representation:
         "_href": out.url("section.list"),
         "Section": [section_body(out, s) for s in value.sections],
     }
-    return Representation("SectionList", "SectionList", body, etag=value_tag(value.sections))
+    return Representation.single("SectionList", body, value.sections)
 
 
 def language_body(out: Out, language: Language) -> dict[str, Any]:
@@ -112,7 +109,7 @@ def language_body(out: Out, language: Language) -> dict[str, Any]:
 
 @visits(Language)
 def visit_language(out: Out, language: Language) -> Representation:
-    return Representation("Language", "Language", language_body(out, language), etag=value_tag(language))
+    return Representation.single("Language", language_body(out, language), language)
 
 
 @visits(LanguageList)
@@ -143,6 +140,4 @@ def visit_country_list(out: Out, value: CountryList) -> Representation:
             for c in value.countries
         ],
     }
-    return Representation(
-        "CountryList", "CountryList", body, etag=value_tag("countries", len(value.countries))
-    )
+    return Representation.single("CountryList", body, ("countries", len(value.countries)))

@@ -90,7 +90,7 @@ def visit_content(out: Out, value: ContentView) -> Representation:
     info = value.version.content
     body = content_body(out, info, "Content", value.languages)
     body["CurrentVersion"]["Version"] = version_body(out, value.version)
-    return Representation("Content", "Content", body, accept_patch="ContentUpdate", etag=value_tag(info))
+    return Representation.single("Content", body, info, patch="ContentUpdate")
 
 
 def version_info_body(out: Out, content: ContentInfo, info: VersionInfo) -> dict[str, Any]:
@@ -153,9 +153,7 @@ def version_body(out: Out, version: Version) -> dict[str, Any]:
 
 @visits(Version)
 def visit_version(out: Out, value: Version) -> Representation:
-    return Representation(
-        "Version", "Version", version_body(out, value), accept_patch="VersionUpdate", etag=value_tag(value)
-    )
+    return Representation.single("Version", version_body(out, value), value, patch="VersionUpdate")
 
 
 @visits(VersionList)
@@ -203,7 +201,7 @@ def relation_list_body(out: Out, content_id: int, version_no: int, relations: An
 
 @visits(Relation)
 def visit_relation(out: Out, value: Relation) -> Representation:
-    return Representation("Relation", "Relation", relation_body(out, value), etag=value_tag(value))
+    return Representation.single("Relation", relation_body(out, value), value)
 
 
 @visits(RelationList)

@@ -85,12 +85,8 @@ def group_body(out: Out, group: ContentTypeGroup) -> dict[str, Any]:
 
 @visits(ContentTypeGroup)
 def visit_group(out: Out, group: ContentTypeGroup) -> Representation:
-    return Representation(
-        "ContentTypeGroup",
-        "ContentTypeGroup",
-        group_body(out, group),
-        accept_patch="ContentTypeGroupInput",
-        etag=value_tag(group),
+    return Representation.single(
+        "ContentTypeGroup", group_body(out, group), group, patch="ContentTypeGroupInput"
     )
 
 
@@ -248,12 +244,11 @@ def visit_group_ref_list(out: Out, value: ContentTypeGroupRefList) -> Representa
 
 @visits(FieldDefinitionView)
 def visit_field_definition(out: Out, value: FieldDefinitionView) -> Representation:
-    return Representation(
-        "FieldDefinition",
+    return Representation.single(
         "FieldDefinition",
         field_definition_body(out, value.content_type_id, value.status, value.definition),
-        accept_patch="FieldDefinitionUpdate" if value.status == DRAFT else None,
-        etag=value_tag(value.definition),
+        value.definition,
+        patch="FieldDefinitionUpdate" if value.status == DRAFT else None,
     )
 
 

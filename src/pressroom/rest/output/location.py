@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from pressroom.domain.location import Location
-from pressroom.domain.tags import value_tag
 from pressroom.rest.output.content import content_body, content_ref
 from pressroom.rest.output.visitor import Out, Representation, visits
 
@@ -60,13 +59,7 @@ def location_body(out: Out, location: Location) -> dict[str, Any]:
 
 @visits(Location)
 def visit_location(out: Out, value: Location) -> Representation:
-    return Representation(
-        "Location",
-        "Location",
-        location_body(out, value),
-        accept_patch="LocationUpdate",
-        etag=value_tag(value),
-    )
+    return Representation.single("Location", location_body(out, value), value, patch="LocationUpdate")
 
 
 @visits(LocationRefList)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pressroom.domain.tags import value_tag
 from pressroom.rest.media import Rendering
 from pressroom.rest.routing import Router
 
@@ -23,6 +24,11 @@ class Representation:
     body: Any
     accept_patch: str | None = None  # media type name of the PATCH input, for single resources
     etag: str | None = None  # for single resources
+
+    @classmethod
+    def single(cls, name: str, body: Any, value: object, patch: str | None = None) -> Representation:
+        """A single resource: root element and media type ``name``, ETag from ``value``."""
+        return cls(name, name, body, accept_patch=patch, etag=value_tag(value))
 
 
 class Out:
