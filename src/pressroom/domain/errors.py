@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class PressroomError(Exception):
@@ -40,6 +43,13 @@ class NotFound(PressroomError):
     @classmethod
     def of(cls, what: str, identifier: object) -> NotFound:
         return cls(f"Could not find '{what}' with identifier '{identifier}'")
+
+
+def found(value: T | None, what: str, identifier: object) -> T:
+    """``value``, or NotFound naming ``what`` and ``identifier`` when it is None."""
+    if value is None:
+        raise NotFound.of(what, identifier)
+    return value
 
 
 class TranslationAbsent(PressroomError):

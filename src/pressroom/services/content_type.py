@@ -19,7 +19,14 @@ from pressroom.domain.content_type_rules import (
     incomplete_reason,
     new_content_type,
 )
-from pressroom.domain.errors import BadRequest, Forbidden, InvalidArgument, NotFound, PreconditionFailed
+from pressroom.domain.errors import (
+    BadRequest,
+    Forbidden,
+    InvalidArgument,
+    NotFound,
+    PreconditionFailed,
+    found,
+)
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_type_group import get_group, utc_now
@@ -83,17 +90,11 @@ class ContentTypeService:
 
     def by_identifier(self, identifier: str) -> ContentType:
         with self.store.read() as tx:
-            found = tx.content_types.by_identifier(identifier)
-        if found is None:
-            raise NotFound.of("ContentType", identifier)
-        return found
+            return found(tx.content_types.by_identifier(identifier), "ContentType", identifier)
 
     def by_remote_id(self, remote_id: str) -> ContentType:
         with self.store.read() as tx:
-            found = tx.content_types.by_remote_id(remote_id)
-        if found is None:
-            raise NotFound.of("ContentType", remote_id)
-        return found
+            return found(tx.content_types.by_remote_id(remote_id), "ContentType", remote_id)
 
     def load(self, type_id: int, status: str = DEFINED) -> ContentType:
         with self.store.read() as tx:

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from pressroom.domain.content_type import ContentType, ContentTypeGroup
 from pressroom.domain.content_type_rules import check_group_identifier
-from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed
+from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed, found
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
@@ -37,10 +37,7 @@ class ContentTypeGroupService:
 
     def by_identifier(self, identifier: str) -> ContentTypeGroup:
         with self.store.read() as tx:
-            group = tx.content_types.group_by_identifier(identifier)
-        if group is None:
-            raise NotFound.of("ContentTypeGroup", identifier)
-        return group
+            return found(tx.content_types.group_by_identifier(identifier), "ContentTypeGroup", identifier)
 
     def load(self, group_id: int) -> ContentTypeGroup:
         with self.store.read() as tx:
