@@ -24,6 +24,7 @@ from pressroom.domain.fieldtypes.ezrichtext_convert import (
     docbook_element,
     xhtml_element,
 )
+from pressroom.safexml import UnsafeXml, parse_untrusted
 
 DOCBOOK_VERSION = "5.0-variant ezpublish-1.0"
 XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -48,23 +49,12 @@ def parse(xml: str, what: str) -> etree._Element:
 
     Raises InvalidArgument naming ``what`` when the text is not well-formed or has a DOCTYPE.
     """
-    parser = etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
     try:
-        root = etree.fromstring(_XML_DECLARATION_RE.sub("", xml, count=1), parser)
-    except etree.XMLSyntaxError as exc:
-        raise InvalidArgument(f"{what} is not well-formed XML: {exc.msg}") from None
-    docinfo = root.getroottree().docinfo
-    # DocInfo.doctype is missing from lxml-stubs
-    if docinfo.doctype or docinfo.internalDTD is not None:  # type: ignore[union-attr]
-        raise InvalidArgument(f"{what} must not contain a DOCTYPE")
-    return root
+        return parse_untrusted(_XML_DECLARATION_RE.sub("", xml, count=1))
+    except UnsafeXml as exc:
+        if exc.doctype:
+            raise InvalidArgument(f"{what} must not contain a DOCTYPE") from None
+        raise InvalidArgument(f"{what} is not well-formed XML: {exc.detail}") from None
 
 
 def _serialize(root: etree._Element) -> str:

@@ -19,18 +19,10 @@ from lxml import etree
 
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.media import JSON
+from pressroom.safexml import UnsafeXml, parse_untrusted
 
 HASH_ELEMENTS = frozenset({"fieldValue", "defaultValue", "fieldSettings", "validatorConfiguration"})
 
-_PARSER = etree.XMLParser(
-    resolve_entities=False,
-    no_network=True,
-    load_dtd=False,
-    dtd_validation=False,
-    huge_tree=False,
-    remove_comments=True,
-    remove_pis=True,
-)
 _INT = re.compile(r"^-?[0-9]+$")
 _FLOAT = re.compile(r"^-?[0-9]*\.[0-9]+$")
 
@@ -102,13 +94,13 @@ def _generic(element: Any) -> Any:
 
 
 def _decode_xml(body: bytes) -> tuple[str, Any]:
+    refused = "XML documents with a DOCTYPE or entity declarations are not accepted"
     if b"<!DOCTYPE" in body or b"<!ENTITY" in body:
-        raise BadRequest("XML documents with a DOCTYPE or entity declarations are not accepted")
+        raise BadRequest(refused)
     try:
-        root = etree.fromstring(body, parser=_PARSER)
-    except etree.XMLSyntaxError as exc:
-        raise BadRequest(f"Invalid XML in the request body: {exc.msg}") from None
-    docinfo = root.getroottree().docinfo
-    if getattr(docinfo, "doctype", "") or docinfo.internalDTD is not None:
-        raise BadRequest("XML documents with a DOCTYPE or entity declarations are not accepted")
+        root = parse_untrusted(body)
+    except UnsafeXml as exc:
+        raise BadRequest(
+            refused if exc.doctype else f"Invalid XML in the request body: {exc.detail}"
+        ) from None
     return _local(root.tag), _generic(root)
