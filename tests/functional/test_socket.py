@@ -21,7 +21,7 @@ from tests.functional.support import (
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media
 
 CUSTOM_METHODS = ["PUBLISH", "SWAP", "COPY", "MOVE"]
-SECTION_ALLOW = "GET,HEAD,PATCH,DELETE,OPTIONS"
+SECTION_ALLOW = "GET,PATCH,DELETE"
 
 
 @pytest.fixture(scope="module")

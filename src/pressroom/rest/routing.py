@@ -119,15 +119,16 @@ class Router:
         return found
 
     def allowed(self, path: str) -> list[str]:
+        """The methods the matching routes declare, in declaration order (OPTIONS ``Allow`` and 405).
+
+        HEAD (served by every GET route) and OPTIONS (answered for every route) are not advertised: the
+        reference lists exactly what a route declares, and clients compare the header by string.
+        """
         methods: list[str] = []
         for route, _ in self._candidates(path):
             for method in route.methods:
                 if method not in methods:
                     methods.append(method)
-        if "GET" in methods and "HEAD" not in methods:
-            methods.insert(methods.index("GET") + 1, "HEAD")
-        if methods and "OPTIONS" not in methods:
-            methods.append("OPTIONS")
         return methods
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, Any]]:
