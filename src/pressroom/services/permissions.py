@@ -9,6 +9,7 @@ in; every authenticated user is an administrator (the only account that can log 
 from __future__ import annotations
 
 from pressroom.domain.errors import Unauthorized
+from pressroom.domain.query import Criterion, MatchAll, SectionId
 from pressroom.domain.user import User
 
 ANONYMOUS_FUNCTIONS = frozenset({("content", "read"), ("content", "view_embed"), ("user", "login")})
@@ -26,6 +27,12 @@ class Permissions:
                 return section_id in ANONYMOUS_READABLE_SECTIONS
             return True
         return True
+
+    def read_criterion(self, user: User) -> Criterion:
+        """What ``user`` may read, as a criterion that lists and searches compile into their SQL."""
+        if user.is_anonymous:
+            return SectionId(tuple(sorted(ANONYMOUS_READABLE_SECTIONS)))
+        return MatchAll()
 
     def require(self, user: User, module: str, function: str, *, section_id: int | None = None) -> None:
         """Raise Unauthorized (401 on the wire) when the user lacks ``module/function``."""

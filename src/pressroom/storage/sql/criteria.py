@@ -1,0 +1,60 @@
+"""Compile a ``domain.query`` criterion into one SQL condition over ``content`` (and ``locations``).
+
+Pass ``location`` when the query selects locations: location criteria then apply to that row. Without it
+they ask whether *any* location of the item matches (a correlated EXISTS). Subtrees are a range on
+``path_string`` (``>= '/1/2/'`` and ``< '/1/20'``), which an ordinary index serves, unlike ``LIKE``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import ColumnElement, FromClause, and_, exists, false, not_, or_, select, true
+
+from pressroom.domain import query as q
+from pressroom.storage.sql.schema import content, locations
+
+
+def prefix_range(column: Any, prefix: str) -> ColumnElement[bool]:
+    """``column`` starts with ``prefix``, as a range an index can serve (byte order, no escaping)."""
+    upper = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+    return and_(column >= prefix, column < upper)
+
+
+def compile_criterion(criterion: q.Criterion, location: FromClause | None = None) -> ColumnElement[bool]:
+    """The condition for ``criterion``; ``location`` is the locations row of a location query."""
+    return _Compiler(location).visit(criterion)
+
+
+class _Compiler:
+    def __init__(self, location: FromClause | None) -> None:
+        self.location = location
+        self._visitors: dict[type[q.Criterion], Callable[[Any], ColumnElement[bool]]] = {
+            q.MatchAll: lambda _c: true(),
+            q.MatchNone: lambda _c: false(),
+            q.LogicalAnd: lambda c: and_(*(self.visit(part) for part in c.criteria)),
+            q.LogicalOr: lambda c: or_(*(self.visit(part) for part in c.criteria)),
+            q.LogicalNot: lambda c: not_(self.visit(c.criterion)),
+            q.ContentId: lambda c: content.c.id.in_(c.ids),
+            q.ContentTypeId: lambda c: content.c.content_type_id.in_(c.ids),
+            q.SectionId: lambda c: content.c.section_id.in_(c.ids),
+            q.OwnerId: lambda c: content.c.owner_id.in_(c.ids),
+            q.LocationId: lambda c: self._on_location(lambda loc: loc.c.id.in_(c.ids)),
+            q.ParentLocationId: lambda c: self._on_location(lambda loc: loc.c.parent_id.in_(c.ids)),
+            q.Subtree: lambda c: self._on_location(
+                lambda loc: or_(*(prefix_range(loc.c.path_string, path) for path in c.path_strings))
+            ),
+        }
+
+    def visit(self, criterion: q.Criterion) -> ColumnElement[bool]:
+        visitor = self._visitors.get(type(criterion))
+        if visitor is None:
+            raise TypeError(f"No SQL for criterion {type(criterion).__name__}")
+        return visitor(criterion)
+
+    def _on_location(self, condition: Callable[[Any], ColumnElement[bool]]) -> ColumnElement[bool]:
+        if self.location is not None:
+            return condition(self.location)
+        other = locations.alias("criterion_location")
+        return exists(select(other.c.id).where(other.c.content_id == content.c.id, condition(other)))
