@@ -435,6 +435,18 @@ def test_expected_user_matching_passes(api: Api) -> None:
     assert response.status_code == 200
 
 
+@pytest.mark.parametrize("auth", [basic("admin:publish"), None], ids=["admin", "anonymous"])
+@pytest.mark.parametrize("expected", ["", " "], ids=["empty", "blank"])
+def test_an_empty_expected_user_is_no_expectation(
+    client: TestClient, auth: str | None, expected: str
+) -> None:
+    response = Api(client, auth=auth).get(
+        "/languages/eng-GB", accept=media("Language"), headers={"X-Expected-User": expected}
+    )
+    assert response.status_code == 200
+    assert response.json()["Language"]["languageCode"] == "eng-GB"
+
+
 @pytest.mark.parametrize(
     ("auth", "expected"), [(basic("admin:publish"), "editor"), (None, "admin"), (None, "anonymous")]
 )

@@ -112,6 +112,7 @@ def identify(
 
 
 def check_expected_user(headers: Headers, user: User) -> None:
-    expected = headers.get("x-expected-user")
-    if expected is not None and (user.is_anonymous or user.login != expected):
+    """``X-Expected-User`` names the login the client believes it acts as; an empty value asks nothing."""
+    expected = headers.get("x-expected-user", "").strip()
+    if expected and (user.is_anonymous or user.login != expected):
         raise Unauthorized("Expectation failed. User changed.")
