@@ -16,7 +16,7 @@ from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
-from pressroom.services.language import LanguageService
+from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
@@ -62,13 +62,20 @@ def build_services(settings: Settings, engine: Engine) -> Services:
     )
 
 
+def install(settings: Settings, engine: Engine, *, force: bool = False) -> None:
+    """Schema and clean install, with the languages the settings name (``PRESSROOM_LANGUAGES``)."""
+    initialise(
+        engine, settings.admin_password, force=force, languages=languages_to_install(settings.languages)
+    )
+
+
 def create_app(settings: Settings | None = None, *, initialise_empty: bool = True) -> RestApp:
     """Build the application; an empty database gets the schema and the clean install first."""
     settings = settings or settings_from_env()
     engine = make_engine(settings.database_url)
     if initialise_empty and not is_initialised(engine):
         log.info("empty database: creating the schema and loading the clean install")
-        initialise(engine, settings.admin_password)
+        install(settings, engine)
     return RestApp(settings, build_services(settings, engine), build_router())
 
 

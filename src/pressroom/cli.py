@@ -1,4 +1,4 @@
-"""``pressroom serve | init``."""
+"""``pressroom serve | init | add-language``."""
 
 from __future__ import annotations
 
@@ -10,19 +10,25 @@ import sys
 from granian.constants import Interfaces
 from granian.server import Server
 
-from pressroom.config import settings_from_env
+from pressroom.app import install
+from pressroom.config import comma_list, settings_from_env
+from pressroom.domain.errors import PressroomError
+from pressroom.services.language import LanguageService
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import DatabaseNotEmpty, initialise, is_initialised
+from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
+from pressroom.storage.sql.store import SqlStore
 
 
 def _init(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    settings = settings_from_env().with_overrides(
+        database_url=args.database_url, languages=comma_list(args.languages) if args.languages else None
+    )
     engine = make_engine(settings.database_url)
     if is_initialised(engine) and not args.force:
         print("The database is already initialised; nothing to do (use --force to wipe and reinstall).")
         return 0
     try:
-        initialise(engine, settings.admin_password, force=args.force)
+        install(settings, engine, force=args.force)
     except DatabaseNotEmpty as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -30,11 +36,22 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_language(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if not is_initialised(engine):
+        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
+        return 2
+    language = LanguageService(SqlStore(engine, settings.anonymous_user_id)).add(args.code, args.name)
+    print(f"Language {language.language_code} '{language.name}' installed with id {language.id}.")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     settings = settings_from_env().with_overrides(database_url=args.database_url)
     engine = make_engine(settings.database_url)
     if not is_initialised(engine):
-        initialise(engine, settings.admin_password)
+        install(settings, engine)
         print("Empty database: schema created and clean install loaded.")
     engine.dispose()
     # Workers are separate processes: they read the settings from the environment.
@@ -66,9 +83,21 @@ def main(argv: list[str] | None = None) -> int:
     init = commands.add_parser("init", help="create the schema and load the clean install")
     init.add_argument("--database-url", default=None)
     init.add_argument("--force", action="store_true", help="wipe a database that already holds data")
+    init.add_argument(
+        "--languages", default=None, help="comma list of language codes to install, e.g. eng-GB,pol-PL"
+    )
     init.set_defaults(run=_init)
+    add_language = commands.add_parser("add-language", help="install one more language, e.g. pol-PL")
+    add_language.add_argument("code", help="language code of the form pol-PL")
+    add_language.add_argument("--name", default=None, help="display name (derived from the code if absent)")
+    add_language.add_argument("--database-url", default=None)
+    add_language.set_defaults(run=_add_language)
     args = parser.parse_args(argv)
-    result: int = args.run(args)
+    try:
+        result: int = args.run(args)
+    except PressroomError as error:  # a bad language code, a language already installed, ...
+        print(f"error: {error.message}", file=sys.stderr)
+        return 2
     return result
 
 

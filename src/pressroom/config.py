@@ -28,6 +28,8 @@ class Settings:
     secret_key: str = ""
     jwt_ttl_seconds: int = 3600
     session_ttl_seconds: int = 86400
+    # Languages a new repository is installed with (eng-GB is always one of them, with id 2).
+    languages: tuple[str, ...] = ("eng-GB",)
     siteaccesses: tuple[str, ...] = ("site", "admin")
     default_siteaccess: str = "site"
     anonymous_user_id: int = 10
@@ -57,6 +59,11 @@ def _bool(text: str) -> bool:
     return text.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def comma_list(text: str) -> tuple[str, ...]:
+    """``"a, b,,c"`` -> ``("a", "b", "c")``."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
 def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
     """Build settings from ``PRESSROOM_*`` variables; unknown variables are ignored."""
     env = os.environ if env is None else env
@@ -80,8 +87,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
             values[name] = convert(raw)
     if env.get("PRESSROOM_DIALECTS"):
         values["dialects"] = _parse_dialects(env["PRESSROOM_DIALECTS"])
-    if env.get("PRESSROOM_SITEACCESSES"):
-        values["siteaccesses"] = tuple(
-            s.strip() for s in env["PRESSROOM_SITEACCESSES"].split(",") if s.strip()
-        )
+    for suffix, name in (("SITEACCESSES", "siteaccesses"), ("LANGUAGES", "languages")):
+        if env.get("PRESSROOM_" + suffix):
+            values[name] = comma_list(env["PRESSROOM_" + suffix])
     return Settings(**values)

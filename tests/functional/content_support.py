@@ -8,10 +8,10 @@ from xml.sax.saxutils import escape
 
 import httpx
 import orjson
-from sqlalchemy import insert
 
-from pressroom.storage.sql import schema
+from pressroom.services.language import LanguageService
 from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
 from tests.helpers import PREFIX, Api, media
 
 FOLDER = 1
@@ -171,11 +171,10 @@ def update_version(
     )
 
 
-def install_language(database_url: str, code: str = "ger-DE", language_id: int = 4) -> None:
-    """Languages are read-only through the API: tests add one straight to the database."""
+def install_language(database_url: str, code: str = "ger-DE") -> None:
+    """Install one more language the way `pressroom add-language` does (not possible over HTTP)."""
     engine = make_engine(database_url)
-    with engine.begin() as connection:
-        connection.execute(
-            insert(schema.languages).values(id=language_id, language_code=code, name=code, enabled=True)
-        )
-    engine.dispose()
+    try:
+        LanguageService(SqlStore(engine)).add(code)
+    finally:
+        engine.dispose()

@@ -16,7 +16,6 @@ ENG_GB = {
     "languageId": 2,
     "languageCode": "eng-GB",
     "name": "English (United Kingdom)",
-    "enabled": True,
 }
 
 
@@ -64,7 +63,6 @@ def test_language_load_in_xml_and_the_ez_dialect(client: TestClient) -> None:
         ("languageId", "2"),
         ("languageCode", "eng-GB"),
         ("name", "English (United Kingdom)"),
-        ("enabled", "true"),
     ]
 
 

@@ -103,7 +103,6 @@ def language_body(out: Out, language: Language) -> dict[str, Any]:
         "languageId": language.id,
         "languageCode": language.language_code,
         "name": language.name,
-        "enabled": language.enabled,
     }
 
 

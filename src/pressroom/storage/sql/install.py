@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 
 from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
 
+from pressroom.domain.language import Language
 from pressroom.domain.passwords import hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
+from pressroom.storage.sql.language import language_row
 from pressroom.storage.sql.seed_content import load_content
 from pressroom.storage.sql.seed_content_types import load_content_types
 
-LANGUAGES = [(2, "eng-GB", "English (United Kingdom)")]
+# install.md §1; an install may add more (``pressroom init --languages``)
+CLEAN_LANGUAGES = (Language(2, "eng-GB", "English (United Kingdom)", True),)
 SECTIONS = [(1, "standard", "Standard"), (2, "users", "Users"), (3, "media", "Media")]
 # content id, login, email, max_login
 USERS = [(10, "anonymous", "anonymous@link.invalid", 1000), (14, "admin", "admin@link.invalid", 10)]
@@ -41,25 +45,30 @@ def _has_data(engine: Engine) -> bool:
         return any(connection.execute(select(func.count()).select_from(t)).scalar() for t in existing)
 
 
-def initialise(engine: Engine, admin_password: str, *, force: bool = False) -> None:
-    """Create the schema and load the clean install. Refuses a database with data unless ``force``."""
+def initialise(
+    engine: Engine,
+    admin_password: str,
+    *,
+    force: bool = False,
+    languages: Sequence[Language] = CLEAN_LANGUAGES,
+) -> None:
+    """Create the schema and load the clean install with ``languages`` (eng-GB first).
+
+    Refuses a database with data unless ``force``."""
     if _has_data(engine):
         if not force:
             raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
         schema.metadata.drop_all(engine)
     schema.metadata.create_all(engine)
     with transaction(engine, write=True) as connection:
-        load_clean_install(connection, admin_password)
+        load_clean_install(connection, admin_password, languages)
         if connection.dialect.name == "postgresql":
             reset_sequences(connection)
 
 
-def load_clean_install(connection: Connection, admin_password: str) -> None:
+def load_clean_install(connection: Connection, admin_password: str, languages: Sequence[Language]) -> None:
     password_hash = hash_password(admin_password)
-    connection.execute(
-        insert(schema.languages),
-        [{"id": i, "language_code": c, "name": n, "enabled": True} for i, c, n in LANGUAGES],
-    )
+    connection.execute(insert(schema.languages), [language_row(language) for language in languages])
     connection.execute(
         insert(schema.sections), [{"id": i, "identifier": ident, "name": n} for i, ident, n in SECTIONS]
     )
