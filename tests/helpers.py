@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import orjson
 from lxml import etree
+from sqlalchemy import Engine, event
 
 PREFIX = "/api/ibexa/v2"
 EZ_PREFIX = "/api/ezp/v2"
@@ -79,3 +80,27 @@ class Api:
             kwargs.setdefault("accept", media(name))
         response = self.request(method, path, **kwargs)
         return orjson.loads(response.content) if response.content else None
+
+
+class StatementCounter:
+    """Counts the SQL statements every engine of this process runs while active (a context manager).
+
+    Statement counts do not depend on the machine: tests assert them to catch N+1 loops and lost caches.
+    """
+
+    def __init__(self) -> None:
+        self.statements: list[str] = []
+
+    def _record(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        self.statements.append(statement)
+
+    @property
+    def count(self) -> int:
+        return len(self.statements)
+
+    def __enter__(self) -> StatementCounter:
+        event.listen(Engine, "before_cursor_execute", self._record)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        event.remove(Engine, "before_cursor_execute", self._record)

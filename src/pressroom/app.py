@@ -10,6 +10,7 @@ from pressroom.config import Settings, settings_from_env
 from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
+from pressroom.services.bookmark import BookmarkService
 from pressroom.services.container import Services
 from pressroom.services.content import ContentService
 from pressroom.services.content_type import ContentTypeService
@@ -18,6 +19,7 @@ from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
 from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
+from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
@@ -59,6 +61,8 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         versions=VersionService(store, permissions, LocalFileStore(settings.file_root)),
         relations=RelationService(store, permissions),
         locations=LocationService(store, permissions),
+        object_states=ObjectStateService(store, permissions),
+        bookmarks=BookmarkService(store, permissions),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pressroom.rest.handlers import basics, files, sessions
+from pressroom.rest.handlers import basics, bookmarks, files, object_states, sessions
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
@@ -18,6 +18,9 @@ _DRAFT_FIELD = _DRAFT_FIELDS + "/{fieldDefinitionId:int}"
 _CONTENT = "/content/objects/{contentId:int}"
 _VERSION = _CONTENT + "/versions/{versionNo:int}"
 _RELATIONS = _VERSION + "/relations"
+_STATE_GROUP = "/content/objectstategroups/{groupId:int}"
+_STATE = _STATE_GROUP + "/objectstates/{stateId:int}"
+_BOOKMARK = "/bookmark/{locationId:int}"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -101,6 +104,26 @@ ROUTES: list[Route] = [
     # locations (load and lookup; the rest of the location API is a later issue)
     make_route("GET", "/content/locations", lo.find_location, "location.find"),
     make_route("GET", "/content/locations/{path:path}", lo.load_location, "location.load"),
+    # object state groups, object states, and the states of content items
+    make_route("GET", "/content/objectstategroups", object_states.list_groups, "object_state_group.list"),
+    make_route("POST", "/content/objectstategroups", object_states.create_group, "object_state_group.create"),
+    make_route("GET", _STATE_GROUP, object_states.load_group, "object_state_group.load"),
+    make_route("PATCH", _STATE_GROUP, object_states.update_group, "object_state_group.update"),
+    make_route("DELETE", _STATE_GROUP, object_states.delete_group, "object_state_group.delete"),
+    make_route("GET", _STATE_GROUP + "/objectstates", object_states.list_states, "object_state.list"),
+    make_route("POST", _STATE_GROUP + "/objectstates", object_states.create_state, "object_state.create"),
+    make_route("GET", _STATE, object_states.load_state, "object_state.load"),
+    make_route("PATCH", _STATE, object_states.update_state, "object_state.update"),
+    make_route("DELETE", _STATE, object_states.delete_state, "object_state.delete"),
+    make_route("GET", _CONTENT + "/objectstates", object_states.content_states, "content.object_states"),
+    make_route(
+        "PATCH", _CONTENT + "/objectstates", object_states.assign_content_states, "content.assign_states"
+    ),
+    # bookmarks of the current user
+    make_route("GET", "/bookmark", bookmarks.list_bookmarks, "bookmark.list"),
+    make_route("POST", _BOOKMARK, bookmarks.create_bookmark, "bookmark.create"),
+    make_route("GET", _BOOKMARK, bookmarks.is_bookmarked, "bookmark.load"),
+    make_route("DELETE", _BOOKMARK, bookmarks.delete_bookmark, "bookmark.delete"),
     # stored files (the uri of image, file and media field values)
     make_route("GET", "/content/files/{fileId:file}", files.load_file, "file.load"),
     # languages and countries

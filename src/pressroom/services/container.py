@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pressroom.services.auth import AuthService
+from pressroom.services.bookmark import BookmarkService
 from pressroom.services.content import ContentService
 from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
@@ -12,6 +13,7 @@ from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
 from pressroom.services.language import LanguageService
 from pressroom.services.location import LocationService
+from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
@@ -32,3 +34,5 @@ class Services:
     versions: VersionService
     relations: RelationService
     locations: LocationService
+    object_states: ObjectStateService
+    bookmarks: BookmarkService

@@ -117,3 +117,13 @@ class Node:
             text = entry.get("#text", "")
             result[str(entry["_languageCode"])] = "" if text is None else str(text)
         return result
+
+    def hrefs(self, key: str) -> list[str]:
+        """The ``_href`` of every repeated reference element ``key`` (``ObjectState: [{_href}, ...]``)."""
+        result = []
+        for index, entry in enumerate(as_list(self.data.get(key))):
+            href = entry.get("_href") if isinstance(entry, dict) else None
+            if not isinstance(href, str) or not href:
+                raise BadRequest(f"Missing '_href' attribute for {self.where}.{key}[{index}].")
+            result.append(href)
+        return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 
+import orjson
 from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
 
 from pressroom.domain.language import Language
@@ -18,6 +19,9 @@ from pressroom.storage.sql.seed_content_types import load_content_types
 # install.md §1; an install may add more (``pressroom init --languages``)
 CLEAN_LANGUAGES = (Language(2, "eng-GB", "English (United Kingdom)", True),)
 SECTIONS = [(1, "standard", "Standard"), (2, "users", "Users"), (3, "media", "Media")]
+# The lock group (install.md §3): group 2, not 1; every item starts in "not_locked" (the default state).
+OBJECT_STATE_GROUPS = [(2, "ez_lock", "Lock")]
+OBJECT_STATES = [(1, 2, "not_locked", "Not locked", 0), (2, 2, "locked", "Locked", 1)]
 # content id, login, email, max_login
 USERS = [(10, "anonymous", "anonymous@link.invalid", 1000), (14, "admin", "admin@link.invalid", 10)]
 
@@ -89,11 +93,46 @@ def load_clean_install(connection: Connection, admin_password: str, languages: S
     )
     load_content_types(connection)
     load_content(connection)
+    load_object_states(connection)
     connection.execute(
         insert(schema.settings),
         [
             {"name": "installed", "value": "clean"},
             {"name": "secret_key", "value": secrets.token_urlsafe(48)},
+        ],
+    )
+
+
+def load_object_states(connection: Connection) -> None:
+    def texts(text: str) -> str:
+        return orjson.dumps({"eng-GB": text}).decode()
+
+    connection.execute(
+        insert(schema.object_state_groups),
+        [
+            {
+                "id": i,
+                "identifier": ident,
+                "default_language_code": "eng-GB",
+                "names": texts(name),
+                "descriptions": texts(""),
+            }
+            for i, ident, name in OBJECT_STATE_GROUPS
+        ],
+    )
+    connection.execute(
+        insert(schema.object_states),
+        [
+            {
+                "id": i,
+                "group_id": g,
+                "identifier": ident,
+                "priority": prio,
+                "default_language_code": "eng-GB",
+                "names": texts(name),
+                "descriptions": texts(""),
+            }
+            for i, g, ident, name, prio in OBJECT_STATES
         ],
     )
 

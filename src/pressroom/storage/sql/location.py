@@ -66,6 +66,12 @@ class SqlLocationGateway:
         row = self.c.execute(_query().where(locations.c.id == location_id)).first()
         return _location(row) if row else None
 
+    def get_many(self, location_ids: Sequence[int]) -> dict[int, Location]:
+        if not location_ids:
+            return {}
+        query = _query().where(locations.c.id.in_(sorted(set(location_ids))))
+        return {row.id: _location(row) for row in self.c.execute(query)}
+
     def by_remote_id(self, remote_id: str) -> Location | None:
         row = self.c.execute(_query().where(locations.c.remote_id == remote_id)).first()
         return _location(row) if row else None

@@ -253,3 +253,56 @@ pending_locations = Table(
     Column("sort_order", Integer, nullable=False),
 )
 Index("ix_pending_locations_content", pending_locations.c.content_id)
+
+# --- object states and bookmarks ---------------------------------------------------------------------
+object_state_groups = Table(
+    "object_state_groups",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("identifier", String(64), nullable=False, unique=True),
+    Column("default_language_code", String(20), nullable=False),
+    Column("names", Text, nullable=False),  # JSON {languageCode: text}, in input order
+    Column("descriptions", Text, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+object_states = Table(
+    "object_states",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("group_id", Integer, ForeignKey("object_state_groups.id", ondelete="CASCADE"), nullable=False),
+    Column("identifier", String(64), nullable=False),
+    Column("priority", Integer, nullable=False),
+    Column("default_language_code", String(20), nullable=False),
+    Column("names", Text, nullable=False),
+    Column("descriptions", Text, nullable=False),
+    UniqueConstraint("group_id", "identifier", name="uq_object_states_identifier"),
+    sqlite_autoincrement=True,
+)
+
+# Explicit assignments only: an item without a row for a group is in that group's default state.
+content_object_states = Table(
+    "content_object_states",
+    metadata,
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), primary_key=True),
+    Column(
+        "group_id",
+        Integer,
+        ForeignKey("object_state_groups.id", ondelete="CASCADE"),
+        primary_key=True,
+        autoincrement=False,
+    ),
+    Column("state_id", Integer, ForeignKey("object_states.id", ondelete="CASCADE"), nullable=False),
+)
+Index("ix_content_object_states_state", content_object_states.c.state_id)
+
+bookmarks = Table(
+    "bookmarks",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # insertion order of the list
+    Column("user_id", Integer, nullable=False),
+    Column("location_id", Integer, ForeignKey("locations.id", ondelete="CASCADE"), nullable=False),
+    UniqueConstraint("user_id", "location_id", name="uq_bookmarks_user_location"),
+    sqlite_autoincrement=True,
+)
+Index("ix_bookmarks_location", bookmarks.c.location_id)

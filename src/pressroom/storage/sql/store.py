@@ -10,11 +10,13 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DataError, IntegrityError
 
 from pressroom.domain.errors import BadRequest, Forbidden
+from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
+from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, SqlUserGateway
@@ -58,6 +60,14 @@ class SqlTx:
     @cached_property
     def locations(self) -> SqlLocationGateway:
         return SqlLocationGateway(self.connection)
+
+    @cached_property
+    def object_states(self) -> SqlObjectStateGateway:
+        return SqlObjectStateGateway(self.connection)
+
+    @cached_property
+    def bookmarks(self) -> SqlBookmarkGateway:
+        return SqlBookmarkGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:
