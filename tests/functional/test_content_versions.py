@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from starlette.testclient import TestClient
 
 from tests.functional.content_support import (
@@ -79,13 +80,41 @@ def test_load_version_with_fields_relations_and_etag(api: Api) -> None:
         "_href": f"{PREFIX}/content/objects/41/versions/1/relations",
         "Relation": [],
     }
-    assert body["Thumbnail"] == {"_media-type": media("Thumbnail")}
+    assert body["Thumbnail"] == {
+        "_media-type": media("Thumbnail"),
+        "resource": "/placeholder",
+        "width": None,
+        "height": None,
+        "mimeType": "image/svg+xml",
+    }
     again = api.get(
         "/content/objects/41/versions/1",
         accept=media("Version"),
         headers={"If-None-Match": response.headers["etag"]},
     )
     assert again.status_code == 304
+
+
+@pytest.mark.parametrize(("prefix", "vendor"), [(PREFIX, "ibexa"), (EZ_PREFIX, "ez")])
+def test_thumbnail_in_xml_carries_every_key(api: Api, prefix: str, vendor: str) -> None:
+    """An empty <Thumbnail/> fails the reference's Version schema: the icon fallback fills it."""
+    response = Api(api.client, prefix).get(
+        "/content/objects/41/versions/1", accept=media("Version", "xml", vendor)
+    )
+    thumbnail = xml(response).find("Thumbnail")
+    assert thumbnail.get("media-type") == media("Thumbnail", "xml", vendor)
+    assert [(child.tag, child.text) for child in thumbnail] == [
+        ("resource", "/placeholder"),
+        ("width", None),
+        ("height", None),
+        ("mimeType", "image/svg+xml"),
+    ]
+
+
+def test_the_embedded_version_of_a_content_has_the_thumbnail(api: Api) -> None:
+    content = api.get("/content/objects/41", accept=media("Content")).json()["Content"]
+    thumbnail = content["CurrentVersion"]["Version"]["Thumbnail"]
+    assert (thumbnail["resource"], thumbnail["mimeType"]) == ("/placeholder", "image/svg+xml")
 
 
 def test_unknown_version_is_404(api: Api) -> None:

@@ -15,6 +15,16 @@ from pressroom.rest.output.writers import Hash
 from pressroom.services.relation import RelationList
 
 
+# The reference's Version schema requires every Thumbnail key; with no image field to take one from, it
+# falls back to the content type's icon, a fixed SVG with no dimensions (shapes-content.md §4).
+ICON_THUMBNAIL: dict[str, Any] = {
+    "resource": "/placeholder",
+    "width": None,
+    "height": None,
+    "mimeType": "image/svg+xml",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ContentView:
     """The Content representation: the item with its current version embedded."""
@@ -147,7 +157,7 @@ def version_body(out: Out, version: Version) -> dict[str, Any]:
         "VersionInfo": version_info_body(out, content, info),
         "Fields": {"field": fields},
         "Relations": relation_list_body(out, content.id, info.version_no, version.relations),
-        "Thumbnail": {"_media-type": out.media("Thumbnail")},
+        "Thumbnail": {"_media-type": out.media("Thumbnail"), **ICON_THUMBNAIL},
     }
 
 
