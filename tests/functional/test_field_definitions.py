@@ -128,7 +128,40 @@ def test_load_one_by_identifier(api: Api) -> None:
     assert (body["id"], body["fieldType"], body["defaultValue"], body["isTranslatable"]) == (
         123, "ezboolean", False, False
     )  # fmt: skip
-    assert body["_href"] == f"{PREFIX}/content/types/2/fieldDefinitions/123"
+    # the reference answers with the URL asked, not the id form
+    assert body["_href"] == f"{PREFIX}/content/types/2/fieldDefinition/enable_comments"
+
+
+@pytest.mark.parametrize(("prefix", "vendor"), [(PREFIX, "ibexa"), (EZ_PREFIX, "ez")])
+def test_load_one_by_identifier_in_xml(client: TestClient, prefix: str, vendor: str) -> None:
+    response = Api(client, prefix).get(
+        "/content/types/4/fieldDefinition/image", accept=media("FieldDefinition", "xml", vendor)
+    )
+    assert response.status_code == 200
+    assert response.headers["content-type"] == media("FieldDefinition", "xml", vendor)
+    root = xml(response)
+    assert (root.tag, root.get("href"), root.findtext("id")) == (
+        "FieldDefinition",
+        f"{prefix}/content/types/4/fieldDefinition/image",
+        "180",
+    )
+
+
+def test_load_one_of_a_draft_by_identifier(api: Api) -> None:
+    path = "/content/types/2/draft/fieldDefinition/enable_comments"
+    error_message(api.get(path, accept=media("FieldDefinition")), 404)  # no draft yet
+    new_draft(api, 2)
+    response = api.get(path, accept=media("FieldDefinition"))
+    assert response.status_code == 200
+    assert response.headers["accept-patch"] == media("FieldDefinitionUpdate")
+    body = response.json()["FieldDefinition"]
+    assert (body["_href"], body["id"], body["fieldType"]) == (f"{PREFIX}{path}", 123, "ezboolean")
+    added = add(api, 2, field("subtitle"))
+    assert added.status_code == 201, added.text
+    new = get_json(api, "/content/types/2/draft/fieldDefinition/subtitle", "FieldDefinition")
+    assert new["id"] == added.json()["FieldDefinition"]["id"]
+    # the defined type does not have it until the draft is published
+    error_message(api.get("/content/types/2/fieldDefinition/subtitle", accept=media("FieldDefinition")), 404)
 
 
 def test_load_one_in_xml_under_the_ez_prefix(client: TestClient) -> None:

@@ -60,6 +60,12 @@ ROUTES: list[Route] = [
         ct.field_definition_by_identifier,
         "field_definition.by_identifier",
     ),
+    make_route(
+        "GET",
+        _TYPE + "/draft/fieldDefinition/{identifier}",
+        ct.draft_field_definition_by_identifier,
+        "field_definition.draft_by_identifier",
+    ),
     make_route("GET", _DRAFT_FIELDS, ct.list_draft_field_definitions, "field_definition.draft_list"),
     make_route("POST", _DRAFT_FIELDS, ct.create_draft_field_definition, "field_definition.draft_create"),
     make_route("GET", _DRAFT_FIELD, ct.load_draft_field_definition, "field_definition.draft_load"),

@@ -32,9 +32,11 @@ class FieldDefinitionService:
             content_type = get_type(tx, type_id, status)
         return content_type, _definition(content_type, fd_id)
 
-    def by_identifier(self, type_id: int, identifier: str) -> tuple[ContentType, FieldDefinition]:
+    def by_identifier(
+        self, type_id: int, identifier: str, status: str = DEFINED
+    ) -> tuple[ContentType, FieldDefinition]:
         with self.store.read() as tx:
-            content_type = get_type(tx, type_id)
+            content_type = get_type(tx, type_id, status)
         definition = content_type.field_definition(identifier)
         if definition is None:
             raise NotFound.of("FieldDefinition", identifier)

@@ -160,7 +160,14 @@ def load_field_definition(req: RestRequest, typeId: int, fieldDefinitionId: int)
 
 def field_definition_by_identifier(req: RestRequest, typeId: int, identifier: str) -> FieldDefinitionView:
     content_type, definition = req.services.field_definitions.by_identifier(typeId, identifier)
-    return FieldDefinitionView(content_type.id, content_type.status, definition)
+    return FieldDefinitionView(content_type.id, content_type.status, definition, by_identifier=True)
+
+
+def draft_field_definition_by_identifier(
+    req: RestRequest, typeId: int, identifier: str
+) -> FieldDefinitionView:
+    draft, definition = req.services.field_definitions.by_identifier(typeId, identifier, DRAFT)
+    return FieldDefinitionView(draft.id, draft.status, definition, by_identifier=True)
 
 
 def list_draft_field_definitions(req: RestRequest, typeId: int) -> FieldDefinitionList:

@@ -14,7 +14,6 @@ from pressroom.rest.output.wire import RestWireContext
 from pressroom.rest.output.writers import Hash
 from pressroom.services.relation import RelationList
 
-
 # The reference's Version schema requires every Thumbnail key; with no image field to take one from, it
 # falls back to the content type's icon, a fixed SVG with no dimensions (shapes-content.md §4).
 ICON_THUMBNAIL: dict[str, Any] = {

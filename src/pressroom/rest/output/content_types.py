@@ -54,6 +54,7 @@ class FieldDefinitionView:
     content_type_id: int
     status: str
     definition: FieldDefinition
+    by_identifier: bool = False  # loaded by identifier: the href is that URL, as in the reference
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,21 @@ def _field_type(identifier: str) -> FieldType | None:
         return None
 
 
-def field_definition_body(out: Out, type_id: int, status: str, definition: FieldDefinition) -> dict[str, Any]:
+def _field_definition_href(
+    out: Out, type_id: int, status: str, definition: FieldDefinition, by_identifier: bool
+) -> str:
+    if by_identifier:
+        route = (
+            "field_definition.draft_by_identifier" if status == DRAFT else "field_definition.by_identifier"
+        )
+        return out.url(route, typeId=type_id, identifier=definition.identifier)
+    route = "field_definition.draft_load" if status == DRAFT else "field_definition.load"
+    return out.url(route, typeId=type_id, fieldDefinitionId=definition.id)
+
+
+def field_definition_body(
+    out: Out, type_id: int, status: str, definition: FieldDefinition, by_identifier: bool = False
+) -> dict[str, Any]:
     kind = _field_type(definition.field_type)
     wire = RestWireContext(out)
     default = definition.default_value
@@ -115,10 +130,9 @@ def field_definition_body(out: Out, type_id: int, status: str, definition: Field
     if kind is not None:  # no default is the type's empty value, whose hash the reference shows
         default = kind.to_wire(kind.empty_value() if default is None else default, wire)
         settings = kind.settings_to_wire(settings, wire.location_href)
-    route = "field_definition.draft_load" if status == DRAFT else "field_definition.load"
     return {
         "_media-type": out.media("FieldDefinition"),
-        "_href": out.url(route, typeId=type_id, fieldDefinitionId=definition.id),
+        "_href": _field_definition_href(out, type_id, status, definition, by_identifier),
         "id": definition.id,
         "identifier": definition.identifier,
         "fieldType": definition.field_type,
@@ -246,7 +260,9 @@ def visit_group_ref_list(out: Out, value: ContentTypeGroupRefList) -> Representa
 def visit_field_definition(out: Out, value: FieldDefinitionView) -> Representation:
     return Representation.single(
         "FieldDefinition",
-        field_definition_body(out, value.content_type_id, value.status, value.definition),
+        field_definition_body(
+            out, value.content_type_id, value.status, value.definition, value.by_identifier
+        ),
         value.definition,
         patch="FieldDefinitionUpdate" if value.status == DRAFT else None,
     )
