@@ -1,5 +1,5 @@
-"""Relations over HTTP: COMMON relations of drafts, field relations recorded on publish
-(spec/endpoints-content.tsv relation rows, shapes-content.md §7)."""
+"""Relations over HTTP: COMMON relations of drafts, field relations and rich text LINK/EMBED relations
+recorded on every save of a draft (spec/endpoints-content.tsv relation rows, shapes-content.md §7)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from tests.functional.content_support import (
     post_content,
     publish,
     published_folder,
+    update_version,
+    version,
 )
 from tests.functional.support import error_message
 from tests.helpers import PREFIX, Api, media, xml
@@ -105,7 +107,8 @@ def test_delete_a_common_relation(api: Api) -> None:
     error_message(api.delete(href, accept=media("Relation")), 404)
 
 
-def test_field_relations_appear_on_publish(api: Api) -> None:
+def test_field_relations_show_on_the_draft(api: Api) -> None:
+    """The reference records field relations on every save of a draft, not only on publish."""
     target = published_folder(api, "Picture")
     data = content_create(
         [
@@ -116,15 +119,89 @@ def test_field_relations_appear_on_publish(api: Api) -> None:
         type_id=ARTICLE,
     )
     article = post_content(api, data).json()["Content"]
-    assert relations(api, article["_id"], 1) == []
-    publish(api, article["_id"])
     [relation] = relations(api, article["_id"], 1)
     assert relation["RelationType"] == "ATTRIBUTE"
     assert relation["SourceFieldDefinitionIdentifier"] == "image"
     assert relation["DestinationContent"]["_href"] == f"{PREFIX}/content/objects/{target['_id']}"
+    assert version(api, article["_id"], 1)["Relations"]["Relation"] == [relation]
+    publish(api, article["_id"])
+    assert relations(api, article["_id"], 1) == [relation]
     draft = new_draft(api, article["_id"])
     [copied] = relations(api, article["_id"], draft)
     error_message(api.delete(copied["_href"], accept=media("Relation")), 403)  # not COMMON
+    # clearing the field on the draft drops its relation there, not on the published version
+    assert update_version(api, article["_id"], draft, [field("image", None)]).status_code == 200
+    assert relations(api, article["_id"], draft) == []
+    assert relations(api, article["_id"], 1) == [relation]
+
+
+def rich_text(*inner: str) -> dict[str, str]:
+    return {
+        "xml": '<?xml version="1.0" encoding="UTF-8"?><section xmlns="http://docbook.org/ns/docbook" '
+        'xmlns:xlink="http://www.w3.org/1999/xlink" version="5.0-variant ezpublish-1.0">'
+        + "".join(inner)
+        + "</section>"
+    }
+
+
+def kinds(items: list[dict[str, Any]]) -> list[tuple[str, str, str | None]]:
+    return [
+        (
+            r["RelationType"],
+            r["DestinationContent"]["_href"].rsplit("/", 1)[1],
+            r.get("SourceFieldDefinitionIdentifier"),
+        )
+        for r in items
+    ]
+
+
+def test_rich_text_links_and_embeds_are_relations(api: Api) -> None:
+    linked, located, embedded, pictured = (published_folder(api, name) for name in "ABCD")
+    located_location = located["MainLocation"]["_href"].rsplit("/", 1)[1]
+    intro = rich_text(
+        f'<para><link xlink:href="ezcontent://{linked["_id"]}#top">a</link> ',
+        f'<link xlink:href="ezlocation://{located_location}">b</link> ',
+        '<link xlink:href="https://example.com/">outside</link> ',
+        '<link xlink:href="ezcontent://999999">gone</link></para>',
+        f'<ezembed xlink:href="ezcontent://{embedded["_id"]}" view="embed"/>',
+    )
+    data = content_create(
+        [
+            field("title", "Linked story"),
+            field("intro", intro),
+            field("image", {"destinationContentId": pictured["_id"]}),
+        ],
+        type_id=ARTICLE,
+    )
+    article = post_content(api, data).json()["Content"]
+    assert relate(api, article["_id"], 1, linked["_id"]).status_code == 201
+    expected = [
+        ("LINK", str(linked["_id"]), None),
+        ("LINK", str(located["_id"]), None),  # ezlocation:// names the location's content
+        ("EMBED", str(embedded["_id"]), None),
+        ("ATTRIBUTE", str(pictured["_id"]), "image"),
+        ("COMMON", str(linked["_id"]), None),
+    ]
+    assert sorted(kinds(relations(api, article["_id"], 1))) == sorted(expected)
+    # the version carries the same list, in JSON and in XML
+    assert sorted(kinds(version(api, article["_id"], 1)["Relations"]["Relation"])) == sorted(expected)
+    root = xml(api.get(f"/content/objects/{article['_id']}/versions/1", accept=media("Version", "xml")))
+    assert sorted(r.findtext("RelationType") for r in root.findall("Relations/Relation")) == sorted(
+        kind for kind, _, _ in expected
+    )
+    publish(api, article["_id"])
+    draft = new_draft(api, article["_id"])
+    assert sorted(kinds(relations(api, article["_id"], draft))) == sorted(expected)
+    # editing the text drops the links it no longer has; the client's COMMON relation stays
+    assert (
+        update_version(
+            api, article["_id"], draft, [field("intro", rich_text("<para>plain</para>"))]
+        ).status_code
+        == 200
+    )
+    assert sorted(kinds(relations(api, article["_id"], draft))) == sorted(
+        [("ATTRIBUTE", str(pictured["_id"]), "image"), ("COMMON", str(linked["_id"]), None)]
+    )
 
 
 def test_relations_of_the_item_redirect_to_the_current_version(api: Api) -> None:

@@ -15,13 +15,14 @@ from dataclasses import dataclass, replace
 from pressroom.domain.content import ASSET, ATTRIBUTE, Field, FieldInput
 from pressroom.domain.content_type import ContentType, FieldDefinition
 from pressroom.domain.errors import ContentValidationError, FieldError, FieldErrors, InvalidArgument
-from pressroom.domain.fieldtypes.base import FileStore, JsonValue
+from pressroom.domain.fieldtypes.base import FileStore, JsonValue, RelationTarget
 from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.name_schema import resolve_name_schema
 from pressroom.domain.passwords import hash_password
 
 Key = tuple[int, str]  # (field definition id, language code)
+FIELD_RELATIONS = ATTRIBUTE | ASSET
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,14 +239,14 @@ def make_fields(content_type: ContentType, plan: FieldPlan, field_ids: Mapping[K
     ]
 
 
-def relation_targets(fields: Sequence[Field]) -> list[tuple[int, int, int]]:
-    """``(destination id, relation type, field definition id)`` for every relation in the field values."""
-    found = []
+def relation_targets(fields: Sequence[Field]) -> list[tuple[RelationTarget, int | None]]:
+    """Every relation in the field values, each once, with the field definition it belongs to: field
+    relations (ATTRIBUTE, ASSET) keep it, LINK and EMBED relations from rich text belong to the
+    version only (``None``), as in the reference."""
+    found: list[tuple[RelationTarget, int | None]] = []
     for field in fields:
-        field_type = get_field_type(field.field_type)
-        mask = ASSET if field_type.identifier == "ezimageasset" else ATTRIBUTE
-        for destination in field_type.relation_ids(field.value):
-            found.append((destination, mask, field.field_definition_id))
+        for target in get_field_type(field.field_type).relations(field.value):
+            found.append((target, field.field_definition_id if target.type & FIELD_RELATIONS else None))
     return list(dict.fromkeys(found))
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from pressroom.domain.content import (
     PUBLISHED,
     ContentInfo,
+    Field,
     NewVersion,
     Version,
     VersionInfo,
@@ -109,11 +110,32 @@ def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:
 
 # -- writing fields and versions -----------------------------------------------------------------------
 def save_plan(tx: Tx, content_type: ContentType, content_id: int, version_no: int, plan: FieldPlan) -> None:
-    """Store the planned fields; a (definition, language) keeps its field id across versions."""
+    """Store the planned fields and the relations they hold; a (definition, language) keeps its field
+    id across versions."""
     ids: dict[Key, int] = tx.content.field_ids_of(content_id)
     missing = [key for key in plan.values if key not in ids]
     ids.update(zip(missing, tx.content.new_field_ids(len(missing)), strict=True))
-    tx.content.save_fields(content_id, version_no, make_fields(content_type, plan, ids))
+    fields = make_fields(content_type, plan, ids)
+    tx.content.save_fields(content_id, version_no, fields)
+    record_relations(tx, content_id, version_no, fields)
+
+
+def record_relations(tx: Tx, content_id: int, version_no: int, fields: Sequence[Field]) -> None:
+    """Set the relations a version's field values hold (field relations, rich text links and embeds),
+    as the reference does on every save of a draft and on publish. ``ezlocation://`` targets become
+    the content of that location; destinations that do not exist are left out."""
+    targets = relation_targets(fields)
+    by_location = tx.locations.get_many([t.id for t, _ in targets if t.by_location])
+    found = []
+    for target, definition_id in targets:
+        destination: int | None = target.id
+        if target.by_location:
+            location = by_location.get(target.id)
+            destination = None if location is None else location.content_id
+        if destination is not None:
+            found.append((destination, target.type, definition_id))
+    existing = tx.content.existing_ids(destination for destination, _, _ in found)
+    tx.relations.replace_field_relations(content_id, version_no, [t for t in found if t[0] in existing])
 
 
 def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now: datetime) -> VersionInfo:
@@ -147,11 +169,7 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
     tx.content.archive_published(info.id)
     tx.content.update_version(info.id, version.version_no, status=PUBLISHED, modified=now)
     tx.content.mark_published(info.id, version.version_no, now, first=info.published_date is None)
-    targets = relation_targets(fields)
-    existing = tx.content.existing_ids(t[0] for t in targets)
-    tx.relations.replace_field_relations(
-        info.id, version.version_no, [t for t in targets if t[0] in existing]
-    )
+    record_relations(tx, info.id, version.version_no, fields)
     pending = tx.locations.pending_of(info.id)
     for item in pending:
         remote_id = item.remote_id

@@ -15,11 +15,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
+from pressroom.domain.content import ATTRIBUTE
 from pressroom.domain.errors import FieldError
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import Param, normalize_settings, normalize_validators
 
-__all__ = ["FieldType", "FileStore", "JsonDict", "JsonValue", "ListFieldType", "StoredFile", "WireContext"]
+__all__ = [
+    "FieldType",
+    "FileStore",
+    "JsonDict",
+    "JsonValue",
+    "ListFieldType",
+    "RelationTarget",
+    "StoredFile",
+    "WireContext",
+]
 
 
 class WireContext(Protocol):
@@ -40,6 +50,16 @@ class StoredFile:
     file_name: str
     size: int
     mime_type: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RelationTarget:
+    """An item a field value relates to: ``type`` is a relation type bit of :mod:`pressroom.domain.content`
+    (ATTRIBUTE, ASSET, LINK, EMBED); ``id`` a content id, or a location id when ``by_location``."""
+
+    type: int
+    id: int
+    by_location: bool = False
 
 
 class FileStore(Protocol):
@@ -141,9 +161,16 @@ class FieldType(ABC):
     def searchable_text(self, value: JsonValue) -> str:
         return self.name(value)
 
+    relation_type: ClassVar[int] = ATTRIBUTE
+    """The relation type of the items :meth:`relation_ids` names."""
+
     def relation_ids(self, value: JsonValue) -> list[int]:
         """Ids of the content items this value relates to (field relations)."""
         return []
+
+    def relations(self, value: JsonValue) -> list[RelationTarget]:
+        """Every item this value relates to; by default the :meth:`relation_ids`, of ``relation_type``."""
+        return [RelationTarget(self.relation_type, target) for target in self.relation_ids(value)]
 
     def store_files(self, value: JsonValue, files: FileStore) -> JsonValue:
         """Write pending uploads to ``files`` and return the value that references them."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from pressroom.domain.content import ASSET
 from pressroom.domain.fieldtypes._relation import content_id
 from pressroom.domain.fieldtypes.base import FieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
@@ -37,6 +38,8 @@ class ImageAssetType(FieldType):
             "destinationContentId": hash_.get("destinationContentId"),
             "alternativeText": hash_.get("alternativeText", ""),
         }
+
+    relation_type = ASSET
 
     def relation_ids(self, value: JsonValue) -> list[int]:
         destination = int_or_none((dict_or_none(value) or {}).get("destinationContentId"))

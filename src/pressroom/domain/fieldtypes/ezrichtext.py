@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import FieldType, RelationTarget, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_str
+from pressroom.domain.fieldtypes.ezrichtext_relations import docbook_relations
 from pressroom.domain.fieldtypes.ezrichtext_xml import (
     EMPTY_DOCBOOK,
     docbook_problems,
@@ -70,3 +71,7 @@ class RichTextType(FieldType):
 
     def searchable_text(self, value: JsonValue) -> str:
         return docbook_text(value) if isinstance(value, str) else ""
+
+    def relations(self, value: JsonValue) -> list[RelationTarget]:
+        """LINK and EMBED relations of the links and embeds in the document."""
+        return docbook_relations(value) if isinstance(value, str) else []

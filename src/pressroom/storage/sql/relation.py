@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, select
+from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select
 
-from pressroom.domain.content import Relation
+from pressroom.domain.content import EMBED, LINK, Relation
 from pressroom.storage.sql.schema import field_definitions, relations
 
 DEFINED = 0
+_FROM_RICH_TEXT = (LINK, EMBED)
 
 
 def _relation(row: Any) -> Relation:
@@ -98,16 +99,36 @@ class SqlRelationGateway:
         )
 
     def replace_field_relations(
-        self, content_id: int, version_no: int, found: Iterable[tuple[int, int, int]]
+        self, content_id: int, version_no: int, found: Iterable[tuple[int, int, int | None]]
     ) -> None:
-        """Set the field relations of a version: ``(destination id, type mask, field definition id)``."""
-        self.c.execute(
-            delete(relations).where(
+        """Set the relations a version's field values hold: ``(destination id, type, field definition id)``;
+        field relations carry the definition, rich text LINK and EMBED relations none. Relations that
+        stay keep their ids; COMMON relations, added by clients, are not touched."""
+        wanted = dict.fromkeys(found)
+        derived = or_(
+            relations.c.source_field_definition_id.is_not(None), relations.c.type.in_(_FROM_RICH_TEXT)
+        )
+        current = self.c.execute(
+            select(
+                relations.c.id,
+                relations.c.destination_content_id,
+                relations.c.type,
+                relations.c.source_field_definition_id,
+            ).where(
                 relations.c.source_content_id == content_id,
                 relations.c.source_version_no == version_no,
-                relations.c.source_field_definition_id.is_not(None),
+                derived,
             )
         )
+        stale = []
+        for row in current:
+            key = (row.destination_content_id, row.type, row.source_field_definition_id)
+            if key in wanted:
+                del wanted[key]
+            else:
+                stale.append(row.id)
+        if stale:
+            self.c.execute(delete(relations).where(relations.c.id.in_(stale)))
         rows = [
             {
                 "source_content_id": content_id,
@@ -116,7 +137,7 @@ class SqlRelationGateway:
                 "type": mask,
                 "source_field_definition_id": definition,
             }
-            for destination, mask, definition in dict.fromkeys(found)
+            for destination, mask, definition in wanted
         ]
         if rows:
             self.c.execute(insert(relations), rows)

@@ -1,0 +1,33 @@
+"""The items a rich text document relates to: links (``<link xlink:href="ezcontent://52">``) are LINK
+relations, embeds (``<ezembed>``, ``<ezembedinline>``) EMBED relations. An ``ezlocation://`` href names a
+location, whose content the service resolves."""
+
+from __future__ import annotations
+
+import re
+
+from pressroom.domain.content import EMBED, LINK
+from pressroom.domain.fieldtypes.base import RelationTarget
+from pressroom.domain.fieldtypes.ezrichtext_convert import DOCBOOK_NS, XLINK_NS
+from pressroom.domain.fieldtypes.ezrichtext_xml import parse
+
+MAX_ID = 2**31 - 1  # an id no stored item can exceed
+_KINDS = {
+    f"{{{DOCBOOK_NS}}}link": LINK,
+    f"{{{DOCBOOK_NS}}}ezembed": EMBED,
+    f"{{{DOCBOOK_NS}}}ezembedinline": EMBED,
+}
+_HREF_ATTRIBUTE = f"{{{XLINK_NS}}}href"
+# As the reference reads them: scheme, id, then an optional #fragment ("ezcontent://52#anchor").
+_HREF = re.compile(r"(ezcontent|ezlocation)://([0-9]+)(?:#.*)?\s*", re.DOTALL)
+
+
+def docbook_relations(docbook: str) -> list[RelationTarget]:
+    """LINK and EMBED targets of a stored DocBook document, in document order, each once."""
+    found: list[RelationTarget] = []
+    for element in parse(docbook, "rich text").iter(*_KINDS):
+        match = _HREF.fullmatch(element.get(_HREF_ATTRIBUTE) or "")
+        if match is None or int(match.group(2)) > MAX_ID:
+            continue
+        found.append(RelationTarget(_KINDS[element.tag], int(match.group(2)), match.group(1) == "ezlocation"))
+    return list(dict.fromkeys(found))
