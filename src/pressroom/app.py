@@ -17,6 +17,7 @@ from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
+from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
 from pressroom.services.object_state import ObjectStateService
@@ -57,6 +58,9 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         content_types=ContentTypeService(store, permissions),
         field_definitions=FieldDefinitionService(store, permissions),
         files=FileService(LocalFileStore(settings.file_root), permissions),
+        images=ImageService(
+            store, permissions, LocalFileStore(settings.file_root), settings.image_variations
+        ),
         content=ContentService(store, permissions, LocalFileStore(settings.file_root)),
         versions=VersionService(store, permissions, LocalFileStore(settings.file_root)),
         relations=RelationService(store, permissions),

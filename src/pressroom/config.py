@@ -8,6 +8,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pressroom.domain.image_variation import DEFAULT_VARIATIONS, Variation, parse_variations
+
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
 
 
@@ -38,6 +40,8 @@ class Settings:
     max_body_bytes: int = 32 * 1024 * 1024
     file_root: Path = field(default_factory=lambda: Path("var/storage"))
     cookie_secure: bool = False
+    # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
+    image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -90,4 +94,15 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
     for suffix, name in (("SITEACCESSES", "siteaccesses"), ("LANGUAGES", "languages")):
         if env.get("PRESSROOM_" + suffix):
             values[name] = comma_list(env["PRESSROOM_" + suffix])
+    if env.get("PRESSROOM_IMAGE_VARIATIONS"):
+        values["image_variations"] = with_variations(
+            DEFAULT_VARIATIONS, parse_variations(env["PRESSROOM_IMAGE_VARIATIONS"])
+        )
     return Settings(**values)
+
+
+def with_variations(base: tuple[Variation, ...], extra: tuple[Variation, ...]) -> tuple[Variation, ...]:
+    """``base`` with ``extra`` added; an extra variation of a known name replaces it in place."""
+    merged = {variation.name: variation for variation in base}
+    merged.update({variation.name: variation for variation in extra})
+    return tuple(merged.values())

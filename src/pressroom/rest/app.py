@@ -82,7 +82,7 @@ class RestApp:
         accept = negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
         dialect = found[0] if found else self.settings.dialects[0]
-        out = Out(Rendering(dialect, accept.format), self.router)
+        out = Out(Rendering(dialect, accept.format), self.router, self.services.images.variation_names)
         try:
             if found is None:
                 raise NotFound(f"No resource at '{scope['path']}'")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pressroom.rest.handlers import basics, bookmarks, files, object_states, sessions
+from pressroom.rest.handlers import basics, bookmarks, files, images, object_states, sessions
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
@@ -130,6 +130,14 @@ ROUTES: list[Route] = [
     make_route("POST", _BOOKMARK, bookmarks.create_bookmark, "bookmark.create"),
     make_route("GET", _BOOKMARK, bookmarks.is_bookmarked, "bookmark.load"),
     make_route("DELETE", _BOOKMARK, bookmarks.delete_bookmark, "bookmark.delete"),
+    # image variations and image assets
+    make_route(
+        "GET",
+        "/content/binary/images/{imageId}/variations/{variation}",
+        images.load_variation,
+        "image.variation",
+    ),
+    make_route("GET", "/content/assets/images/{assetId}/{assetSource}", images.load_asset, "image.asset"),
     # stored files (the uri of image, file and media field values)
     make_route("GET", "/content/files/{fileId:file}", files.load_file, "file.load"),
     # languages and countries

@@ -11,6 +11,7 @@ from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
+from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService
 from pressroom.services.location import LocationService
 from pressroom.services.object_state import ObjectStateService
@@ -36,3 +37,4 @@ class Services:
     locations: LocationService
     object_states: ObjectStateService
     bookmarks: BookmarkService
+    images: ImageService

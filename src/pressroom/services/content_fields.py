@@ -21,6 +21,9 @@ from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.name_schema import resolve_name_schema
 from pressroom.domain.passwords import hash_password
 
+IMAGE_TYPES = ("ezimage", "ibexa_image")
+ASSET_TYPES = ("ezimageasset", "ibexa_image_asset")
+
 Key = tuple[int, str]  # (field definition id, language code)
 FIELD_RELATIONS = ATTRIBUTE | ASSET
 
@@ -250,11 +253,39 @@ def relation_targets(fields: Sequence[Field]) -> list[tuple[RelationTarget, int 
     return list(dict.fromkeys(found))
 
 
-def for_output(fields: Sequence[Field], content_id: int, version_no: int) -> tuple[Field, ...]:
-    """Fields as clients see them: image values learn their REST image id."""
-    return tuple(
-        replace(f, value={**f.value, "imageId": image_id(content_id, f.id, version_no)})
-        if isinstance(f.value, dict) and f.field_type in ("ezimage", "ibexa_image")
-        else f
-        for f in fields
-    )
+def for_output(
+    fields: Sequence[Field], content_id: int, version_no: int, asset_images: Mapping[int, str] | None = None
+) -> tuple[Field, ...]:
+    """Fields as clients see them: image values learn their REST image id, and image asset values the
+    image id of their destination's image (``asset_images``: destination content id -> image id)."""
+    images = asset_images or {}
+
+    def rest_image_id(f: Field) -> str | None:
+        if not isinstance(f.value, dict):
+            return None
+        if f.field_type in IMAGE_TYPES:
+            return image_id(content_id, f.id, version_no)
+        destination = f.value.get("destinationContentId")
+        return (
+            images.get(destination) if f.field_type in ASSET_TYPES and isinstance(destination, int) else None
+        )
+
+    result = []
+    for f in fields:
+        rest_id = rest_image_id(f)
+        if rest_id is not None and isinstance(f.value, dict):
+            result.append(replace(f, value={**f.value, "imageId": rest_id}))
+        else:
+            result.append(f)
+    return tuple(result)
+
+
+def asset_destinations(fields: Sequence[Field]) -> list[int]:
+    """The content ids image asset fields point at."""
+    found = []
+    for f in fields:
+        if f.field_type in ASSET_TYPES and isinstance(f.value, dict):
+            destination = f.value.get("destinationContentId")
+            if isinstance(destination, int):
+                found.append(destination)
+    return found

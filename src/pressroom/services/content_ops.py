@@ -18,11 +18,14 @@ from pressroom.domain.content import (
 )
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import Forbidden, NotFound, Unauthorized
+from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
 from pressroom.services.content_fields import (
+    IMAGE_TYPES,
     FieldPlan,
     Key,
+    asset_destinations,
     check_required,
     for_output,
     make_fields,
@@ -101,7 +104,24 @@ def load_version(tx: Tx, info: ContentInfo, version: VersionInfo, languages: Seq
     if languages:
         fields = [f for f in fields if f.language_code in languages]
     relations = tx.relations.list(info.id, version.version_no)
-    return Version(info, version, for_output(fields, info.id, version.version_no), tuple(relations))
+    destinations = asset_destinations(fields)
+    images = asset_images(tx, destinations) if destinations else None
+    return Version(info, version, for_output(fields, info.id, version.version_no, images), tuple(relations))
+
+
+def asset_images(tx: Tx, content_ids: Sequence[int]) -> dict[int, str]:
+    """The REST image id of the image in each published item of ``content_ids`` that has one (the
+    image an image asset field shows); items without an image are left out."""
+    found: dict[int, str] = {}
+    for destination in tx.content.get_many(content_ids).values():
+        if not destination.is_published:
+            continue
+        version_no = destination.current_version_no
+        for f in tx.content.load_fields(destination.id, version_no):
+            if f.field_type in IMAGE_TYPES and isinstance(f.value, dict) and f.value.get("id"):
+                found[destination.id] = image_id(destination.id, f.id, version_no)
+                break
+    return found
 
 
 def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:

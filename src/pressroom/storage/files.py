@@ -44,6 +44,12 @@ class LocalFileStore:
         """Store ``data``; the returned ``file_name`` is the name as given (the id holds a safe form)."""
         token = uuid.uuid4().hex
         file_id = f"{token[:2]}/{token[2:4]}/{token}/{sanitize_file_name(file_name)}"
+        self.put_as(file_id, data)
+        return StoredFile(file_id, file_name, len(data), mime_type)
+
+    def put_as(self, file_id: str, data: bytes) -> None:
+        """Store ``data`` under an id the caller derived (a rendition beside its original), atomically:
+        a concurrent writer of the same id leaves one whole file."""
         path = self._path(file_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=".upload-")
@@ -56,7 +62,6 @@ class LocalFileStore:
         except BaseException:
             Path(temp_name).unlink(missing_ok=True)
             raise
-        return StoredFile(file_id, file_name, len(data), mime_type)
 
     def get(self, file_id: str) -> bytes:
         """Raises NotFound when the file does not exist, InvalidArgument for a malformed id."""

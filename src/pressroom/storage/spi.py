@@ -20,6 +20,7 @@ from pressroom.domain.content import (
     VersionInfo,
 )
 from pressroom.domain.content_type import ContentType, ContentTypeGroup
+from pressroom.domain.image_variation import StoredVariation
 from pressroom.domain.language import Language
 from pressroom.domain.location import Location, LocationCreate, PendingLocation
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
@@ -210,6 +211,13 @@ class BookmarkGateway(Protocol):
     def page(self, user_id: int, readable: Criterion, offset: int, limit: int) -> list[int]: ...
 
 
+class ImageVariationGateway(Protocol):
+    def get(self, original_file_id: str, variation: str) -> StoredVariation | None: ...
+    def add(self, original_file_id: str, variation: str, stored: StoredVariation) -> None: ...
+    def of_originals(self, original_file_ids: list[str]) -> list[str]: ...
+    def forget(self, original_file_ids: list[str]) -> None: ...
+
+
 class Tx(Protocol):
     """The gateways bound to one open transaction."""
 
@@ -231,6 +239,8 @@ class Tx(Protocol):
     def relations(self) -> RelationGateway: ...
     @property
     def locations(self) -> LocationGateway: ...
+    @property
+    def image_variations(self) -> ImageVariationGateway: ...
     @property
     def object_states(self) -> ObjectStateGateway: ...
     @property

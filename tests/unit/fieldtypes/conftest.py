@@ -20,6 +20,10 @@ class FakeContext:
     def image_variation_href(self, image_id: str, variation: str) -> str:
         return f"{PREFIX}/content/binary/images/{image_id}/variations/{variation}"
 
+    @property
+    def image_variation_names(self) -> tuple[str, ...]:
+        return ("original", "reference", "small", "tiny", "medium", "large")
+
 
 class MemoryFileStore:
     def __init__(self) -> None:
@@ -29,6 +33,9 @@ class MemoryFileStore:
         file_id = f"{len(self.files) + 1}/{file_name}"
         self.files[file_id] = data
         return StoredFile(file_id, file_name, len(data), mime_type)
+
+    def put_as(self, file_id: str, data: bytes) -> None:
+        self.files[file_id] = data
 
     def get(self, file_id: str) -> bytes:
         if file_id not in self.files:

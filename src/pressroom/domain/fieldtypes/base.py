@@ -41,6 +41,11 @@ class WireContext(Protocol):
 
     def image_variation_href(self, image_id: str, variation: str) -> str: ...
 
+    @property
+    def image_variation_names(self) -> tuple[str, ...]:
+        """The variations an image value lists (``original`` and the configured ones)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class StoredFile:
@@ -66,6 +71,10 @@ class FileStore(Protocol):
     """Where binary field types keep their files."""
 
     def put(self, data: bytes, file_name: str, mime_type: str | None) -> StoredFile: ...
+
+    def put_as(self, file_id: str, data: bytes) -> None:
+        """Store ``data`` under a derived id (an image rendition beside its original)."""
+        ...
 
     def get(self, file_id: str) -> bytes:
         """Return the file content; raises :class:`pressroom.domain.errors.NotFound` when missing."""

@@ -25,7 +25,6 @@ from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, option
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, string_list
 
-IMAGE_VARIATIONS = ("original", "reference", "small", "tiny", "medium", "large")
 ALT_VALIDATOR = "AlternativeTextValidator"
 ERROR_TYPE = "ImageValidator"
 # What Pillow raises for data it cannot read: UnidentifiedImageError is an OSError; corrupt headers give
@@ -88,7 +87,7 @@ class ImageType(BinaryFieldType):
         variations: JsonDict = {}
         if isinstance(rest_id, str) and rest_id:
             variations = {
-                name: {"href": ctx.image_variation_href(rest_id, name)} for name in IMAGE_VARIATIONS
+                name: {"href": ctx.image_variation_href(rest_id, name)} for name in ctx.image_variation_names
             }
         return {
             "id": file_id,

@@ -1,7 +1,7 @@
 """ezimageasset: a relation to an image content item, with an alternative text.
 
-The REST output adds the destination's image variations only when the destination can be loaded,
-which this pure type cannot do: ``variations`` is left to the caller.
+The REST output adds the destination's image variations when the destination has an image: the service
+that loads the field sets the destination image's REST id under ``imageId`` first.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pressroom.domain.content import ASSET
 from pressroom.domain.fieldtypes._relation import content_id
 from pressroom.domain.fieldtypes.base import FieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
-from pressroom.domain.fieldtypes.jsonvalue import JsonValue
+from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 
 
 class ImageAssetType(FieldType):
@@ -34,10 +34,16 @@ class ImageAssetType(FieldType):
         hash_ = dict_or_none(value)
         if hash_ is None:
             return {"destinationContentId": None, "alternativeText": None}
-        return {
+        result: JsonDict = {
             "destinationContentId": hash_.get("destinationContentId"),
             "alternativeText": hash_.get("alternativeText", ""),
         }
+        image = hash_.get("imageId")  # set by the service when the destination has an image
+        if isinstance(image, str) and image:
+            result["variations"] = {
+                name: {"href": ctx.image_variation_href(image, name)} for name in ctx.image_variation_names
+            }
+        return result
 
     relation_type = ASSET
 

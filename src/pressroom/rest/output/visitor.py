@@ -10,11 +10,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from pressroom.domain.image_variation import DEFAULT_VARIATIONS, ORIGINAL
 from pressroom.domain.tags import value_tag
 from pressroom.rest.media import Rendering
 from pressroom.rest.routing import Router
 
 T = TypeVar("T")
+IMAGE_VARIATIONS = (ORIGINAL, *(variation.name for variation in DEFAULT_VARIATIONS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +36,14 @@ class Representation:
 class Out:
     """What a visitor may know about the response being written."""
 
-    __slots__ = ("rendering", "router")
+    __slots__ = ("image_variations", "rendering", "router")
 
-    def __init__(self, rendering: Rendering, router: Router) -> None:
+    def __init__(
+        self, rendering: Rendering, router: Router, image_variations: tuple[str, ...] = IMAGE_VARIATIONS
+    ) -> None:
         self.rendering = rendering
         self.router = router
+        self.image_variations = image_variations  # names listed in image field values
 
     def media(self, name: str) -> str:
         return self.rendering.media(name)

@@ -22,6 +22,10 @@ class RestWireContext:
         """Stored files are served back by the server itself (route ``file.load``)."""
         return self.out.href(FILES_PATH + quote(file_id))
 
+    @property
+    def image_variation_names(self) -> tuple[str, ...]:
+        return self.out.image_variations
+
     def image_variation_href(self, image_id: str, variation: str) -> str:
         return self.out.href(f"/content/binary/images/{image_id}/variations/{variation}")
 

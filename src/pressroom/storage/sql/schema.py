@@ -306,3 +306,16 @@ bookmarks = Table(
     sqlite_autoincrement=True,
 )
 Index("ix_bookmarks_location", bookmarks.c.location_id)
+
+# --- image variations: renditions made on first request, kept beside the original file ---------------
+image_variations = Table(
+    "image_variations",
+    metadata,
+    Column("original_file_id", String(255), primary_key=True),
+    Column("variation", String(64), primary_key=True),
+    Column("file_id", String(255), nullable=False),
+    Column("width", Integer, nullable=False),
+    Column("height", Integer, nullable=False),
+    Column("file_size", Integer, nullable=False),
+    Column("mime_type", String(100), nullable=False),
+)

@@ -14,6 +14,7 @@ from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import transaction
+from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
@@ -68,6 +69,10 @@ class SqlTx:
     @cached_property
     def bookmarks(self) -> SqlBookmarkGateway:
         return SqlBookmarkGateway(self.connection)
+
+    @cached_property
+    def image_variations(self) -> SqlImageVariationGateway:
+        return SqlImageVariationGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:

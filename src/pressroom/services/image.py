@@ -1,0 +1,141 @@
+"""Image variations of image fields, made on first request and kept; the image Asset resource."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pressroom.domain.content import Field
+from pressroom.domain.errors import NotFound, found
+from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, str_or_empty
+from pressroom.domain.fieldtypes.jsonvalue import JsonDict
+from pressroom.domain.image_variation import (
+    ORIGINAL,
+    StoredVariation,
+    Variation,
+    render,
+    variation_file_id,
+)
+from pressroom.domain.user import User
+from pressroom.services.content_fields import IMAGE_TYPES
+from pressroom.services.content_ops import check_version_readable, get_content, get_version
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+_IMAGE_ID = re.compile(r"^([0-9]{1,10})-([0-9]{1,10})(?:-([0-9]{1,10}))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class ImageVariation:
+    """A rendition of one image field value (``image_id`` as in its ``variations`` hrefs)."""
+
+    image_id: str
+    name: str
+    stored: StoredVariation
+
+
+@dataclass(frozen=True, slots=True)
+class ImageAsset:
+    """The Asset resource of an image content item (asset source ``internal``)."""
+
+    content_id: int
+    source: str
+    file_id: str
+    alternative_text: str
+    width: int | None
+    height: int | None
+
+
+class ImageService:
+    def __init__(
+        self, store: Store, permissions: Permissions, files: FileStore, variations: tuple[Variation, ...]
+    ) -> None:
+        self.store = store
+        self.permissions = permissions
+        self.files = files
+        self.variations = {variation.name: variation for variation in variations}
+
+    @property
+    def variation_names(self) -> tuple[str, ...]:
+        return (ORIGINAL, *self.variations)
+
+    def variation(self, user: User, image_id: str, name: str) -> ImageVariation:
+        """NotFound for an unknown image id, field or variation name; the caller must be able to read
+        the version the image belongs to. The first request renders and stores the variation."""
+        match = _IMAGE_ID.match(image_id)
+        if match is None:
+            raise NotFound.of("Image", image_id)
+        if name != ORIGINAL and name not in self.variations:
+            raise NotFound(f"Unknown image variation '{name}'; known: {', '.join(self.variation_names)}")
+        content_id, field_id = int(match.group(1)), int(match.group(2))
+        with self.store.read() as tx:
+            image = self._image_field(tx, user, content_id, field_id, match.group(3), image_id)
+            original = str_or_empty(image.get("id"))
+            if name == ORIGINAL:
+                return ImageVariation(image_id, name, _original(original, image))
+            known = tx.image_variations.get(original, name)
+        if known is not None:
+            return ImageVariation(image_id, name, known)
+        try:
+            rendition = render(self.files.get(original), self.variations[name])
+        except ValueError:
+            raise NotFound(f"Image '{image_id}' cannot be rendered as '{name}'") from None
+        stored = StoredVariation(
+            variation_file_id(original, name),
+            rendition.width,
+            rendition.height,
+            len(rendition.data),
+            rendition.mime_type,
+        )
+        self.files.put_as(stored.file_id, rendition.data)
+        with self.store.write() as tx:
+            tx.image_variations.add(original, name, stored)
+        return ImageVariation(image_id, name, stored)
+
+    def asset(self, user: User, asset_id: str, source: str) -> ImageAsset:
+        """The image of an image content item, as the Asset resource shows it (source ``internal``)."""
+        if source != "internal" or not asset_id.isascii() or not asset_id.isdigit() or len(asset_id) > 10:
+            raise NotFound(f"Could not find 'Asset' with identifier '{asset_id}' in source '{source}'")
+        content_id = int(asset_id)
+        with self.store.read() as tx:
+            info = get_content(tx, content_id)
+            version = get_version(tx, content_id, info.current_version_no)
+            check_version_readable(self.permissions, user, tx, info, version)
+            fields = tx.content.load_fields(content_id, version.version_no)
+        image = next((f for f in fields if _image_value(f)), None)
+        value = found(_image_value(image) if image else None, "Asset", asset_id)
+        return ImageAsset(
+            content_id,
+            source,
+            str_or_empty(value.get("id")),
+            str_or_empty(value.get("alternativeText")),
+            int_or_none(value.get("width")),
+            int_or_none(value.get("height")),
+        )
+
+    def _image_field(
+        self, tx: Tx, user: User, content_id: int, field_id: int, version: str | None, image_id: str
+    ) -> JsonDict:
+        info = get_content(tx, content_id)
+        version_info = get_version(tx, content_id, int(version) if version else info.current_version_no)
+        check_version_readable(self.permissions, user, tx, info, version_info)
+        fields = tx.content.load_fields(content_id, version_info.version_no)
+        field = next((f for f in fields if f.id == field_id), None)
+        return found(_image_value(field) if field else None, "Image", image_id)
+
+
+def _image_value(field: Field) -> JsonDict | None:
+    """The stored value of an image field holding a file, else None."""
+    value = dict_or_none(field.value) if field.field_type in IMAGE_TYPES else None
+    return value if value and value.get("id") else None
+
+
+def _original(file_id: str, value: JsonDict) -> StoredVariation:
+    return StoredVariation(
+        file_id,
+        int_or_none(value.get("width")) or 0,
+        int_or_none(value.get("height")) or 0,
+        int_or_none(value.get("fileSize")) or 0,
+        str_or_empty(value.get("mimeType")) or "application/octet-stream",
+    )
