@@ -24,6 +24,7 @@ from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.version import VersionService
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine
@@ -67,6 +68,8 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         locations=LocationService(store, permissions),
         object_states=ObjectStateService(store, permissions),
         bookmarks=BookmarkService(store, permissions),
+        url_aliases=UrlAliasService(store, permissions),
+        url_wildcards=UrlWildcardService(store, permissions),
     )
 
 

@@ -16,6 +16,7 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.NotFound, 404),
     (e.MethodNotAllowed, 405),
     (e.TranslationAbsent, 406),
+    (e.NotRemovable, 406),
     (e.Conflict, 409),
     (e.PreconditionFailed, 412),
     (e.PayloadTooLarge, 413),

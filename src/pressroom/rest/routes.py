@@ -6,6 +6,7 @@ from pressroom.rest.handlers import basics, bookmarks, files, images, object_sta
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
+from pressroom.rest.handlers import url_aliases as ua
 from pressroom.rest.handlers import versions as ve
 from pressroom.rest.routing import Route, Router, make_route
 
@@ -138,6 +139,20 @@ ROUTES: list[Route] = [
         "image.variation",
     ),
     make_route("GET", "/content/assets/images/{assetId}/{assetSource}", images.load_asset, "image.asset"),
+    make_route(
+        "GET", "/content/locations/{path:path}/urlaliases", ua.list_location_aliases, "location.url_aliases"
+    ),
+    # URL aliases and wildcards
+    make_route("GET", "/content/urlaliases", ua.list_global_aliases, "url_alias.list"),
+    make_route("POST", "/content/urlaliases", ua.create_alias, "url_alias.create"),
+    make_route("GET", "/content/urlaliases/{urlAliasId}", ua.load_alias, "url_alias.load"),
+    make_route("DELETE", "/content/urlaliases/{urlAliasId}", ua.delete_alias, "url_alias.delete"),
+    make_route("GET", "/content/urlwildcards", ua.list_wildcards, "url_wildcard.list"),
+    make_route("POST", "/content/urlwildcards", ua.create_wildcard, "url_wildcard.create"),
+    make_route("GET", "/content/urlwildcards/{urlWildcardId:int}", ua.load_wildcard, "url_wildcard.load"),
+    make_route(
+        "DELETE", "/content/urlwildcards/{urlWildcardId:int}", ua.delete_wildcard, "url_wildcard.delete"
+    ),
     # stored files (the uri of image, file and media field values)
     make_route("GET", "/content/files/{fileId:file}", files.load_file, "file.load"),
     # languages and countries

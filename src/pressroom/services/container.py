@@ -18,6 +18,7 @@ from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.version import VersionService
 
 
@@ -38,3 +39,5 @@ class Services:
     object_states: ObjectStateService
     bookmarks: BookmarkService
     images: ImageService
+    url_aliases: UrlAliasService
+    url_wildcards: UrlWildcardService

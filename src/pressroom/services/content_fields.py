@@ -214,6 +214,13 @@ def version_names(
     content_type: ContentType, languages: Sequence[str], values: Mapping[Key, JsonValue]
 ) -> dict[str, str]:
     """The name of the version in each language, from the type's name schema."""
+    return schema_names(content_type, content_type.name_schema, languages, values)
+
+
+def schema_names(
+    content_type: ContentType, schema: str, languages: Sequence[str], values: Mapping[Key, JsonValue]
+) -> dict[str, str]:
+    """``schema`` (a name or URL alias schema) resolved in each language from the field values."""
     names = {}
     for code in languages:
         texts = {}
@@ -223,7 +230,7 @@ def version_names(
             texts[definition.identifier] = (
                 "" if field_type.is_empty(value) else field_type.name(value, definition.field_settings)
             )
-        names[code] = resolve_name_schema(content_type.name_schema, texts)
+        names[code] = resolve_name_schema(schema, texts)
     return names
 
 

@@ -32,6 +32,7 @@ from pressroom.services.content_fields import (
     relation_targets,
 )
 from pressroom.services.permissions import Permissions
+from pressroom.services.url_alias_ops import refresh_location_aliases, remove_location_aliases
 from pressroom.storage.spi import Tx
 
 
@@ -179,8 +180,9 @@ def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now
 
 def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> None:
     """Publish a draft: the published version is archived, pending locations become real locations,
-    field relations are recorded. Raises Forbidden for a version that is not a draft, and
-    ContentValidationError when a required field is empty."""
+    field relations are recorded, the URL aliases of every location follow the new names. Raises
+    Forbidden for a version that is not a draft, and ContentValidationError when a required field is
+    empty."""
     if not version.is_draft:
         raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
     content_type = get_content_type(tx, info.content_type_id)
@@ -201,6 +203,7 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
         place(tx, get_content(tx, info.id), get_location(tx, item.parent_id), struct)
     if pending:
         tx.locations.clear_pending(info.id)
+    refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)])
 
 
 # -- locations -----------------------------------------------------------------------------------------
@@ -243,6 +246,7 @@ def delete_content(tx: Tx, content_ids: Iterable[int]) -> None:
             survivors.setdefault(location.content_id, []).append(location)
     doomed |= affected - set(survivors)
     tx.locations.delete(sorted(removed))
+    remove_location_aliases(tx, removed)
     infos = tx.content.get_many(survivors)
     for content_id, remaining in survivors.items():
         if infos[content_id].main_location_id in removed:

@@ -6,6 +6,7 @@ from dataclasses import replace
 
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.url_alias import UrlAlias
 from pressroom.domain.user import User
 from pressroom.services.content_ops import (
     check_readable,
@@ -16,6 +17,7 @@ from pressroom.services.content_ops import (
     resolve_location,
 )
 from pressroom.services.permissions import Permissions
+from pressroom.services.url_alias_ops import lookup, refresh_location_aliases, with_paths
 from pressroom.storage.spi import Store, Tx
 
 
@@ -35,17 +37,27 @@ class LocationService:
 
     def load(self, user: User, path: str) -> Location:
         """The location at ``path`` (``"1/2/59"``); NotFound unless it is the location's real path."""
+        with self.store.read() as tx:
+            return self._with_content(tx, user, self._at(tx, path))
+
+    def _at(self, tx: Tx, path: str) -> Location:
         ids = [part for part in path.strip("/").split("/") if part]
         if not ids or not all(part.isdigit() for part in ids):
             raise NotFound(f"Could not find 'Location' with path '{path}'")
-        with self.store.read() as tx:
-            location = tx.locations.get(int(ids[-1]))
-            if location is None or location.path != "/".join(ids):
-                raise NotFound(f"Could not find 'Location' with path '{path}'")
-            return self._with_content(tx, user, location)
+        location = tx.locations.get(int(ids[-1]))
+        if location is None or location.path != "/".join(ids):
+            raise NotFound(f"Could not find 'Location' with path '{path}'")
+        return location
 
-    def find(self, user: User, *, location_id: int | None = None, remote_id: str | None = None) -> Location:
-        """By id, else by remote id (BadRequest when neither is given)."""
+    def find(
+        self,
+        user: User,
+        *,
+        location_id: int | None = None,
+        remote_id: str | None = None,
+        url_alias: str | None = None,
+    ) -> Location:
+        """By id, else by remote id, else by URL alias (BadRequest when none is given)."""
         with self.store.read() as tx:
             if location_id is not None:
                 location = get_location(tx, location_id)
@@ -54,9 +66,22 @@ class LocationService:
                 if found is None:
                     raise NotFound.of("Location", remote_id)
                 location = found
+            elif url_alias is not None:
+                entry = lookup(tx, url_alias)
+                target = None if entry is None else entry.location_id
+                found = None if target is None else tx.locations.get(target)
+                if found is None:
+                    raise NotFound(f"Could not find 'URLAlias' with identifier '{url_alias}'")
+                location = found
             else:
-                raise BadRequest("Give one of the query parameters 'id' or 'remoteId'")
+                raise BadRequest("Give one of the query parameters 'id', 'remoteId' or 'urlAlias'")
             return self._with_content(tx, user, location)
+
+    def url_aliases(self, user: User, path: str, *, custom: bool) -> list[UrlAlias]:
+        """The current custom (or generated) aliases of the location at ``path``."""
+        with self.store.read() as tx:
+            location = self._with_content(tx, user, self._at(tx, path))
+            return with_paths(tx, tx.url_aliases.of_locations([location.id], custom=custom))
 
     def of_content(self, user: User, content_id: int) -> list[Location]:
         with self.store.read() as tx:
@@ -81,4 +106,5 @@ class LocationService:
                 raise Forbidden(f"Location {parent.id} lies below a location of content {content_id}")
             resolved = resolve_location(tx, struct, get_content_type(tx, info.content_type_id))
             created = place(tx, info, parent, resolved)
+            refresh_location_aliases(tx, [created.id])
             return self._with_content(tx, user, created)

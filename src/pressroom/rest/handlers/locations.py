@@ -19,7 +19,10 @@ def find_location(req: RestRequest) -> Redirect:
     if location_id is not None and location_id > MAX_ID:
         raise NotFound.of("Location", raw_id)
     location = req.services.locations.find(
-        req.user, location_id=location_id, remote_id=req.query.get("remoteId") or None
+        req.user,
+        location_id=location_id,
+        remote_id=req.query.get("remoteId") or None,
+        url_alias=req.query.get("urlAlias"),
     )
     return Redirect(req.url("location.load", path=location.path))
 

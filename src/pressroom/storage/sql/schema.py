@@ -319,3 +319,32 @@ image_variations = Table(
     Column("file_size", Integer, nullable=False),
     Column("mime_type", String(100), nullable=False),
 )
+
+# --- URL aliases and wildcards (domain/url_alias.py) ------------------------------------------------
+# One row per path segment, keyed below its parent node by the md5 of the lower-cased text.
+url_aliases = Table(
+    "url_aliases",
+    metadata,
+    Column("parent", Integer, primary_key=True, autoincrement=False),
+    Column("text_md5", String(32), primary_key=True),
+    Column("text", Text, nullable=False),
+    Column("node", Integer, nullable=False),
+    Column("action", String(255), nullable=False),  # eznode:<location id> | module:<resource> | nop:
+    Column("is_original", Boolean, nullable=False),
+    Column("is_custom", Boolean, nullable=False),
+    Column("forward", Boolean, nullable=False),
+    Column("always_available", Boolean, nullable=False),
+    Column("language_codes", String(255), nullable=False),  # comma-joined
+)
+Index("ix_url_aliases_action", url_aliases.c.action)
+Index("ix_url_aliases_node", url_aliases.c.node)
+
+url_wildcards = Table(
+    "url_wildcards",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source_url", Text, nullable=False, unique=True),  # cleaned: "/old/*"
+    Column("destination_url", Text, nullable=False),
+    Column("forward", Boolean, nullable=False),
+    sqlite_autoincrement=True,
+)

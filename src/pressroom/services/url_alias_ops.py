@@ -1,0 +1,200 @@
+"""URL alias work done inside the caller's transaction: generating the aliases of locations from their
+content's names (on publish, rename, new location, move, swap, recovery), removing them with their
+locations, building paths and resolving them (domain/url_alias.py explains the model).
+
+The tree code calls ``refresh_location_aliases`` after a location got a new parent or another content
+item (move, swap, copy, recovery from the trash), and ``remove_location_aliases`` when locations are
+deleted or trashed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+
+from pressroom.domain.content import ContentInfo
+from pressroom.domain.location import Location
+from pressroom.domain.url_alias import (
+    CONTENT_ROOT_LOCATION_ID,
+    NOP,
+    ROOT_NODE,
+    TOP_LOCATION_IDS,
+    AliasEntry,
+    UrlAlias,
+    location_action,
+    slugify,
+    split_path,
+    text_md5,
+)
+from pressroom.services.content_fields import schema_names
+from pressroom.storage.spi import Tx
+
+Key = tuple[int, str]  # (parent node, text md5)
+MAX_DEPTH = 64  # a path longer than this is a cycle in damaged data, not a real path
+
+
+def alias_names(tx: Tx, info: ContentInfo) -> dict[str, str]:
+    """The segment source per language of the item's current version: the type's URL alias schema
+    when it has one, else the content name."""
+    version = tx.content.get_version(info.id, info.current_version_no)
+    content_type = tx.content_types.get(info.content_type_id)
+    if version is None or content_type is None:
+        return {}
+    if not content_type.url_alias_schema:
+        return dict(version.names)
+    fields = tx.content.load_fields(info.id, version.version_no)
+    values = {(f.field_definition_id, f.language_code): f.value for f in fields}
+    names = schema_names(content_type, content_type.url_alias_schema, version.language_codes, values)
+    return {code: names[code] or version.names.get(code, "") for code in names}
+
+
+def _reusable(entry: AliasEntry, action: str) -> bool:
+    """May a generated segment of the location with ``action`` take this key? Its own entries, history
+    and placeholders may be taken; current entries of others and custom aliases may not."""
+    if entry.is_custom:
+        return False
+    return entry.action in (action, NOP) or not entry.is_original
+
+
+def refresh_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
+    """(Re)generate the aliases of these locations from their content's current names.
+
+    Each location keeps its node, so the paths below it follow. A segment it no longer has becomes
+    history (an old path still resolves); a name taken below the same parent gets a numeric suffix
+    ("Foo2"). All given locations give up their segments before any is placed, so two locations that
+    swapped content may take each other's names.
+    """
+    located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
+    located = [loc for loc in located if loc.content_id is not None and loc.id != CONTENT_ROOT_LOCATION_ID]
+    if not located:
+        return
+    located.sort(key=lambda loc: (loc.depth, loc.id))
+    infos = tx.content.get_many(loc.content_id for loc in located if loc.content_id is not None)
+    own = tx.url_aliases.of_locations([loc.id for loc in located], custom=False, original_only=False)
+    stored = {(e.parent, e.text_md5): e for e in own}
+    state = {key: replace(e, is_original=False) for key, e in stored.items()}
+    nodes = {e.location_id: e.node for e in own if e.location_id is not None}
+    _load_parent_nodes(tx, located, nodes)
+    names: dict[int, dict[str, str]] = {}
+    for location in located:
+        assert location.content_id is not None
+        info = infos.get(location.content_id)
+        if info is None or not info.is_published:
+            continue
+        if info.id not in names:
+            names[info.id] = alias_names(tx, info)
+        parent = ROOT_NODE if location.parent_id in TOP_LOCATION_IDS else nodes.get(location.parent_id)
+        # A parent without aliases (none is made without one) puts the segment at the top level.
+        _place(tx, location, info, names[info.id], parent or ROOT_NODE, state, nodes)
+    for key, entry in state.items():
+        if stored.get(key) != entry:
+            tx.url_aliases.save(entry)
+
+
+def _load_parent_nodes(tx: Tx, located: Sequence[Location], nodes: dict[int, int]) -> None:
+    missing = {loc.parent_id for loc in located} - set(nodes) - TOP_LOCATION_IDS
+    for entry in tx.url_aliases.of_locations(missing, custom=False, original_only=False):
+        if entry.location_id is not None:
+            nodes.setdefault(entry.location_id, entry.node)
+
+
+def _place(
+    tx: Tx,
+    location: Location,
+    info: ContentInfo,
+    names: dict[str, str],
+    parent: int,
+    state: dict[Key, AliasEntry],
+    nodes: dict[int, int],
+) -> None:
+    """Claim one segment per language below ``parent`` (main language first)."""
+    action = location_action(location.id)
+    languages = sorted(names, key=lambda code: (code != info.main_language_code, code))
+    for language in languages:
+        base = slugify(names[language])
+        counter = 1
+        while True:
+            text = base if counter == 1 else f"{base}{counter}"
+            key = (parent, text_md5(text))
+            existing = state.get(key) or tx.url_aliases.get(*key)
+            if existing is not None and existing.action == action and existing.is_original:
+                # Another language of this location already took the same text.
+                codes = (*existing.language_codes, language)
+                state[key] = replace(existing, language_codes=codes)
+                break
+            if existing is None or _reusable(existing, action):
+                if location.id not in nodes:
+                    adopt = existing.node if existing is not None and existing.action == NOP else None
+                    nodes[location.id] = adopt or tx.url_aliases.new_node()
+                state[key] = AliasEntry(
+                    parent=parent,
+                    text_md5=key[1],
+                    text=text,
+                    node=nodes[location.id],
+                    action=action,
+                    is_original=True,
+                    is_custom=False,
+                    forward=False,
+                    always_available=info.always_available and language == info.main_language_code,
+                    language_codes=(language,),
+                )
+                break
+            counter += 1
+
+
+def remove_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
+    """Drop every entry leading to these locations (generated, custom, history): they were deleted."""
+    tx.url_aliases.delete_of_locations(location_ids)
+
+
+# -- reading --------------------------------------------------------------------------------------------
+def with_paths(tx: Tx, entries: Sequence[AliasEntry]) -> list[UrlAlias]:
+    """The entries with their full paths, the ancestors loaded one level at a time."""
+    by_node: dict[int, list[AliasEntry]] = {}
+    wanted = {e.parent for e in entries} - {ROOT_NODE}
+    for _ in range(MAX_DEPTH):
+        if not wanted:
+            break
+        for row in tx.url_aliases.of_nodes(wanted):
+            by_node.setdefault(row.node, []).append(row)
+        wanted = {row.parent for node in wanted for row in by_node.get(node, ())}
+        wanted -= set(by_node) | {ROOT_NODE}
+    return [UrlAlias(entry, _path(entry, by_node)) for entry in entries]
+
+
+def _path(entry: AliasEntry, by_node: dict[int, list[AliasEntry]]) -> str:
+    language = entry.language_codes[0] if entry.language_codes else ""
+    texts = [entry.text]
+    parent = entry.parent
+    for _ in range(MAX_DEPTH):
+        candidates = by_node.get(parent)
+        if parent == ROOT_NODE or not candidates:
+            break
+        best = min(candidates, key=lambda e: (not e.is_original, language not in e.language_codes, e.text))
+        texts.append(best.text)
+        parent = best.parent
+    return "/" + "/".join(text for text in reversed(texts) if text)
+
+
+def resolve(tx: Tx, path: str) -> AliasEntry | None:
+    """The entry at ``path`` (any case; history included), one lookup per segment."""
+    entry = None
+    parent = ROOT_NODE
+    for segment in split_path(path) or [""]:
+        entry = tx.url_aliases.get(parent, text_md5(segment))
+        if entry is None:
+            return None
+        parent = entry.node
+    return entry
+
+
+def lookup(tx: Tx, url: str) -> AliasEntry | None:
+    """The entry at ``url``; when there is none, the entry at the first URL wildcard's translation."""
+    entry = resolve(tx, url)
+    if entry is not None:
+        return entry
+    for wildcard in tx.url_wildcards.list():
+        target = wildcard.translate(url)
+        if target is not None:
+            return resolve(tx, target)
+    return None

@@ -1,0 +1,150 @@
+"""URL alias entries and URL wildcards in SQL (domain/url_alias.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, insert, select, tuple_, update
+
+from pressroom.domain.url_alias import (
+    LOCATION_PREFIX,
+    AliasEntry,
+    UrlWildcard,
+    UrlWildcardCreate,
+    location_action,
+)
+from pressroom.storage.sql.schema import url_aliases, url_wildcards
+from pressroom.storage.sql.sequences import next_value
+
+NODE_SEQUENCE = "url_alias_node"
+_T = url_aliases.c
+_BY_KEY = select(url_aliases).where(_T.parent == bindparam("parent"), _T.text_md5 == bindparam("md5"))
+_ORDER = (_T.parent, _T.text)
+
+
+def _entry(row: Any) -> AliasEntry:
+    return AliasEntry(
+        parent=row.parent,
+        text_md5=row.text_md5,
+        text=row.text,
+        node=row.node,
+        action=row.action,
+        is_original=bool(row.is_original),
+        is_custom=bool(row.is_custom),
+        forward=bool(row.forward),
+        always_available=bool(row.always_available),
+        language_codes=tuple(code for code in row.language_codes.split(",") if code),
+    )
+
+
+def _values(entry: AliasEntry) -> dict[str, Any]:
+    return {
+        "text": entry.text,
+        "node": entry.node,
+        "action": entry.action,
+        "is_original": entry.is_original,
+        "is_custom": entry.is_custom,
+        "forward": entry.forward,
+        "always_available": entry.always_available,
+        "language_codes": ",".join(entry.language_codes),
+    }
+
+
+class SqlUrlAliasGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    def get(self, parent: int, md5: str) -> AliasEntry | None:
+        row = self.c.execute(_BY_KEY, {"parent": parent, "md5": md5}).first()
+        return _entry(row) if row else None
+
+    def of_locations(
+        self, location_ids: Iterable[int], *, custom: bool | None = None, original_only: bool = True
+    ) -> list[AliasEntry]:
+        """The entries leading to these locations: custom, generated, or both (``custom=None``);
+        current ones only, or with history too."""
+        actions = sorted({location_action(i) for i in location_ids})
+        if not actions:
+            return []
+        query = select(url_aliases).where(_T.action.in_(actions)).order_by(*_ORDER)
+        if custom is not None:
+            query = query.where(_T.is_custom == custom)
+        if original_only:
+            query = query.where(_T.is_original.is_(True))
+        return [_entry(r) for r in self.c.execute(query)]
+
+    def global_entries(self) -> list[AliasEntry]:
+        """Custom entries that lead to a resource rather than a location."""
+        query = (
+            select(url_aliases)
+            .where(
+                _T.is_custom.is_(True),
+                _T.is_original.is_(True),
+                ~_T.action.startswith(LOCATION_PREFIX, autoescape=True),
+            )
+            .order_by(*_ORDER)
+        )
+        return [_entry(r) for r in self.c.execute(query)]
+
+    def of_nodes(self, nodes: Iterable[int]) -> list[AliasEntry]:
+        """Every entry of these nodes (a path is built one level at a time from them)."""
+        ids = sorted(set(nodes))
+        if not ids:
+            return []
+        query = select(url_aliases).where(_T.node.in_(ids)).order_by(*_ORDER)
+        return [_entry(r) for r in self.c.execute(query)]
+
+    def new_node(self) -> int:
+        return next_value(self.c, NODE_SEQUENCE)
+
+    def save(self, entry: AliasEntry) -> None:
+        """Insert the entry, or replace the one with the same key."""
+        key = (_T.parent == entry.parent) & (_T.text_md5 == entry.text_md5)
+        if self.c.execute(update(url_aliases).where(key).values(**_values(entry))).rowcount == 0:
+            self.c.execute(
+                insert(url_aliases).values(parent=entry.parent, text_md5=entry.text_md5, **_values(entry))
+            )
+
+    def delete(self, keys: Sequence[tuple[int, str]]) -> None:
+        if keys:
+            self.c.execute(delete(url_aliases).where(tuple_(_T.parent, _T.text_md5).in_(list(keys))))
+
+    def delete_of_locations(self, location_ids: Iterable[int]) -> None:
+        """Every entry leading to these locations: generated, custom and history."""
+        actions = sorted({location_action(i) for i in location_ids})
+        if actions:
+            self.c.execute(delete(url_aliases).where(_T.action.in_(actions)))
+
+
+def _wildcard(row: Any) -> UrlWildcard:
+    return UrlWildcard(row.id, row.source_url, row.destination_url, bool(row.forward))
+
+
+class SqlUrlWildcardGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    def list(self) -> list[UrlWildcard]:
+        return [_wildcard(r) for r in self.c.execute(select(url_wildcards).order_by(url_wildcards.c.id))]
+
+    def get(self, wildcard_id: int) -> UrlWildcard | None:
+        row = self.c.execute(select(url_wildcards).where(url_wildcards.c.id == wildcard_id)).first()
+        return _wildcard(row) if row else None
+
+    def source_exists(self, source_url: str) -> bool:
+        query = select(url_wildcards.c.id).where(url_wildcards.c.source_url == source_url)
+        return self.c.execute(query).first() is not None
+
+    def create(self, struct: UrlWildcardCreate) -> UrlWildcard:
+        new_id = self.c.execute(
+            insert(url_wildcards)
+            .values(
+                source_url=struct.source_url, destination_url=struct.destination_url, forward=struct.forward
+            )
+            .returning(url_wildcards.c.id)
+        ).scalar_one()
+        return UrlWildcard(int(new_id), struct.source_url, struct.destination_url, struct.forward)
+
+    def delete(self, wildcard_id: int) -> None:
+        self.c.execute(delete(url_wildcards).where(url_wildcards.c.id == wildcard_id))
