@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from tests.functional.content_support import encode, main_location_path, published_folder
-from tests.functional.test_url_aliases import alias, alias_refs, lookup, md5, redirects_to
 from tests.functional.support import error_message, unique
+from tests.functional.url_alias_support import alias, alias_refs, lookup, md5, redirects_to
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 

@@ -4,9 +4,6 @@ and the history that keeps old paths resolving), custom and global aliases, and 
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
-
 import pytest
 
 from tests.functional.content_support import (
@@ -19,6 +16,7 @@ from tests.functional.content_support import (
     update_version,
 )
 from tests.functional.support import error_message, unique
+from tests.functional.url_alias_support import alias, alias_refs, lookup, md5, redirects_to
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 # REST id, location path, alias path (install.md §11)
@@ -36,39 +34,6 @@ CLEAN_ALIASES = [
     ("9-45b963397aa40d4a0063e0d85e4fe7a1", "1/43/52", "/Media/Files"),
     ("9-2e5bc8831f7ae6a29530e7f1bbf2de9c", "1/43/53", "/Media/Multimedia"),
 ]
-
-
-def md5(text: str) -> str:
-    return hashlib.md5(text.lower().encode()).hexdigest()
-
-
-def alias_refs(api: Api, path: str, query: str = "?custom=false") -> list[str]:
-    """The alias ids listed for the location at ``path``."""
-    response = api.get(f"/content/locations/{path}/urlaliases{query}", accept=media("UrlAliasRefList"))
-    assert response.status_code == 200, response.text
-    assert response.headers["content-type"] == media("UrlAliasRefList")
-    body = response.json()["UrlAliasRefList"]
-    assert body["_href"] == f"{PREFIX}/content/locations/{path}/urlaliases"
-    return [ref["_href"].rsplit("/", 1)[1] for ref in body["UrlAlias"]]
-
-
-def alias(api: Api, alias_id: str) -> dict[str, Any]:
-    response = api.get(f"/content/urlaliases/{alias_id}", accept=media("UrlAlias"))
-    assert response.status_code == 200, response.text
-    body: dict[str, Any] = response.json()["UrlAlias"]
-    return body
-
-
-def lookup(api: Api, url: str) -> Any:
-    return api.get(
-        "/content/locations", params={"urlAlias": url}, accept=media("Location"), follow_redirects=False
-    )
-
-
-def redirects_to(api: Api, url: str, path: str) -> None:
-    response = lookup(api, url)
-    assert response.status_code == 307, response.text
-    assert response.headers["location"] == f"{PREFIX}/content/locations/{path}"
 
 
 def rename(api: Api, content_id: int, name: str) -> None:
@@ -92,7 +57,7 @@ def test_clean_install_aliases(api: Api, alias_id: str, path: str, alias_path: s
         "_type": "LOCATION",
         "location": {
             "_media-type": media("Location"),
-            "_href": f"{PREFIX}/content/locations/{path.split('/')[-1]}",
+            "_href": f"{PREFIX}/content/locations/{path.rsplit('/', 1)[-1]}",
         },
         "path": alias_path,
         "languageCodes": "eng-GB",
@@ -190,7 +155,7 @@ def test_publishing_generates_the_alias_from_the_name(api: Api) -> None:
     assert alias_refs(api, path) == [f"0-{md5(text)}"]
     body = alias(api, f"0-{md5(text)}")
     assert body["path"] == f"/{text}"
-    assert body["location"]["_href"] == f"{PREFIX}/content/locations/{path.split('/')[-1]}"
+    assert body["location"]["_href"] == f"{PREFIX}/content/locations/{path.rsplit('/', 1)[-1]}"
     assert (body["custom"], body["isHistory"], body["languageCodes"]) == (False, False, "eng-GB")
     redirects_to(api, f"/{text}", path)
     assert alias_refs(api, path, "") == []  # no custom aliases
@@ -278,3 +243,40 @@ def test_deleting_content_removes_its_aliases(api: Api) -> None:
     error_message(lookup(api, f"/{name}"), 404)
     # The name is free again.
     assert alias_refs(api, folder_path(api, name)) == [f"0-{md5(name)}"]
+
+
+# -- statement counts ----------------------------------------------------------------------------------
+def test_lookup_costs_one_statement_per_segment(api: Api, sql_statements: list[str]) -> None:
+    counts: list[int] = []
+    for url, path in (("/Users", "1/5"), ("/Users/Anonymous-Users/Anonymous-User", "1/5/44/45")):
+        redirects_to(api, url, path)  # warm the credential cache
+        sql_statements.clear()
+        redirects_to(api, url, path)
+        counts.append(len(sql_statements))
+    assert counts[1] - counts[0] == 2
+
+
+def test_listing_loads_ancestors_per_level_not_per_alias(api: Api, sql_statements: list[str]) -> None:
+    parent = folder_path(api, unique("Level"))
+    target = folder_path(api, "Leaf", parent)
+    counts: list[int] = []
+    for _ in range(2):
+        path = "/" + unique("extra")
+        response = api.post(
+            "/content/urlaliases",
+            body={
+                "UrlAliasCreate": {
+                    "_type": "LOCATION",
+                    "location": {"_href": f"{PREFIX}/content/locations/{target}"},
+                    "path": f"/{unique('nest')}{path}",
+                    "languageCode": "eng-GB",
+                }
+            },
+            content_type=media("UrlAliasCreate"),
+            accept=media("UrlAlias"),
+        )
+        assert response.status_code == 201, response.text
+        sql_statements.clear()
+        assert len(alias_refs(api, target, "")) == len(counts) + 1
+        counts.append(len(sql_statements))
+    assert counts[0] == counts[1]

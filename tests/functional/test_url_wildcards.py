@@ -10,7 +10,7 @@ import pytest
 
 from tests.functional.content_support import encode, main_location_path, published_folder
 from tests.functional.support import error_message, unique
-from tests.functional.test_url_aliases import lookup, redirects_to
+from tests.functional.url_alias_support import lookup, redirects_to
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound
 from pressroom.domain.location import Location, LocationCreate
-from pressroom.domain.url_alias import UrlAlias
+from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
 from pressroom.services.content_ops import (
     check_readable,
@@ -17,7 +17,7 @@ from pressroom.services.content_ops import (
     resolve_location,
 )
 from pressroom.services.permissions import Permissions
-from pressroom.services.url_alias_ops import lookup, refresh_location_aliases, with_paths
+from pressroom.services.url_alias_ops import lookup, refresh_location_aliases
 from pressroom.storage.spi import Store, Tx
 
 
@@ -77,11 +77,11 @@ class LocationService:
                 raise BadRequest("Give one of the query parameters 'id', 'remoteId' or 'urlAlias'")
             return self._with_content(tx, user, location)
 
-    def url_aliases(self, user: User, path: str, *, custom: bool) -> list[UrlAlias]:
-        """The current custom (or generated) aliases of the location at ``path``."""
+    def url_aliases(self, user: User, path: str, *, custom: bool) -> list[AliasEntry]:
+        """The current custom (or generated) alias entries of the location at ``path``."""
         with self.store.read() as tx:
             location = self._with_content(tx, user, self._at(tx, path))
-            return with_paths(tx, tx.url_aliases.of_locations([location.id], custom=custom))
+            return tx.url_aliases.of_locations([location.id], custom=custom)
 
     def of_content(self, user: User, content_id: int) -> list[Location]:
         with self.store.read() as tx:

@@ -37,10 +37,10 @@ class UrlAliasService:
         self.store = store
         self.permissions = permissions
 
-    def list_global(self, user: User) -> builtins.list[UrlAlias]:
+    def list_global(self, user: User) -> builtins.list[AliasEntry]:
         self.permissions.require(user, "content", "read")
         with self.store.read() as tx:
-            return with_paths(tx, tx.url_aliases.global_entries())
+            return tx.url_aliases.global_entries()
 
     def load(self, user: User, alias_id: str) -> UrlAlias:
         self.permissions.require(user, "content", "read")

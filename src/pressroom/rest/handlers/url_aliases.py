@@ -12,8 +12,8 @@ from pressroom.rest.responses import Created, NoContent
 def list_location_aliases(req: RestRequest, path: str) -> UrlAliasRefList:
     # Only the exact text "false" asks for the generated aliases; anything else lists the custom ones.
     custom = req.query.get("custom") != "false"
-    aliases = req.services.locations.url_aliases(req.user, path, custom=custom)
-    return UrlAliasRefList(req.url("location.url_aliases", path=path), aliases)
+    entries = req.services.locations.url_aliases(req.user, path, custom=custom)
+    return UrlAliasRefList(req.url("location.url_aliases", path=path), entries)
 
 
 def list_global_aliases(req: RestRequest) -> UrlAliasRefList:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pressroom.domain.url_alias import LOCATION, RESOURCE, UrlAlias, UrlWildcard
+from pressroom.domain.url_alias import LOCATION, RESOURCE, AliasEntry, UrlAlias, UrlWildcard
 from pressroom.rest.output.visitor import Out, Representation, visits
 
 
@@ -14,7 +14,7 @@ class UrlAliasRefList:
     """References to aliases; ``href`` is the listed resource (with prefix, without query)."""
 
     href: str
-    aliases: list[UrlAlias]
+    entries: list[AliasEntry]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +53,7 @@ def visit_url_alias_list(out: Out, value: UrlAliasRefList) -> Representation:
     body = {
         "_media-type": out.media("UrlAliasRefList"),
         "_href": value.href,
-        "UrlAlias": [out.ref("UrlAlias", "url_alias.load", urlAliasId=alias.id) for alias in value.aliases],
+        "UrlAlias": [out.ref("UrlAlias", "url_alias.load", urlAliasId=e.rest_id) for e in value.entries],
     }
     return Representation("UrlAliasRefList", "UrlAliasRefList", body)
 
