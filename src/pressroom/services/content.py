@@ -43,6 +43,7 @@ from pressroom.services.content_ops import (
     save_plan,
 )
 from pressroom.services.permissions import Permissions
+from pressroom.services.url_alias_ops import refresh_location_aliases
 from pressroom.storage.spi import Store, Tx
 
 DEFAULT_SECTION_ID = 1
@@ -280,3 +281,4 @@ class ContentService:
             for version in having:
                 remove_translation(tx, info, version, language_code)
             tx.content.touch(content_id)
+            refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])
