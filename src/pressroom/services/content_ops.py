@@ -32,7 +32,11 @@ from pressroom.services.content_fields import (
     relation_targets,
 )
 from pressroom.services.permissions import Permissions
-from pressroom.services.url_alias_ops import refresh_location_aliases, remove_location_aliases
+from pressroom.services.url_alias_ops import (
+    refresh_location_aliases,
+    remove_location_aliases,
+    segment_names,
+)
 from pressroom.storage.spi import Tx
 
 
@@ -203,7 +207,8 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
         place(tx, get_content(tx, info.id), get_location(tx, item.parent_id), struct)
     if pending:
         tx.locations.clear_pending(info.id)
-    refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)])
+    names = {info.id: segment_names(content_type, version, fields)}
+    refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)], names)
 
 
 # -- locations -----------------------------------------------------------------------------------------

@@ -9,10 +9,11 @@ deleted or trashed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from pressroom.domain.content import ContentInfo
+from pressroom.domain.content import ContentInfo, Field, VersionInfo
+from pressroom.domain.content_type import ContentType
 from pressroom.domain.location import Location
 from pressroom.domain.url_alias import (
     CONTENT_ROOT_LOCATION_ID,
@@ -33,19 +34,23 @@ Key = tuple[int, str]  # (parent node, text md5)
 MAX_DEPTH = 64  # a path longer than this is a cycle in damaged data, not a real path
 
 
-def alias_names(tx: Tx, info: ContentInfo) -> dict[str, str]:
-    """The segment source per language of the item's current version: the type's URL alias schema
-    when it has one, else the content name."""
+def segment_names(content_type: ContentType, version: VersionInfo, fields: Sequence[Field]) -> dict[str, str]:
+    """The segment source per language of a version: the type's URL alias schema when it has one (and
+    it gives a text), else the version's name."""
+    if not content_type.url_alias_schema:
+        return dict(version.names)
+    values = {(f.field_definition_id, f.language_code): f.value for f in fields}
+    names = schema_names(content_type, content_type.url_alias_schema, version.language_codes, values)
+    return {code: names[code] or version.names.get(code, "") for code in names}
+
+
+def _current_names(tx: Tx, info: ContentInfo) -> dict[str, str]:
     version = tx.content.get_version(info.id, info.current_version_no)
     content_type = tx.content_types.get(info.content_type_id)
     if version is None or content_type is None:
         return {}
-    if not content_type.url_alias_schema:
-        return dict(version.names)
-    fields = tx.content.load_fields(info.id, version.version_no)
-    values = {(f.field_definition_id, f.language_code): f.value for f in fields}
-    names = schema_names(content_type, content_type.url_alias_schema, version.language_codes, values)
-    return {code: names[code] or version.names.get(code, "") for code in names}
+    fields = tx.content.load_fields(info.id, version.version_no) if content_type.url_alias_schema else []
+    return segment_names(content_type, version, fields)
 
 
 def _reusable(entry: AliasEntry, action: str) -> bool:
@@ -56,8 +61,11 @@ def _reusable(entry: AliasEntry, action: str) -> bool:
     return entry.action in (action, NOP) or not entry.is_original
 
 
-def refresh_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
-    """(Re)generate the aliases of these locations from their content's current names.
+def refresh_location_aliases(
+    tx: Tx, location_ids: Iterable[int], names: Mapping[int, dict[str, str]] | None = None
+) -> None:
+    """(Re)generate the aliases of these locations from their content's current names (``names`` by
+    content id, when the caller has them at hand; ``segment_names`` makes them).
 
     Each location keeps its node, so the paths below it follow. A segment it no longer has becomes
     history (an old path still resolves); a name taken below the same parent gets a numeric suffix
@@ -75,19 +83,22 @@ def refresh_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
     state = {key: replace(e, is_original=False) for key, e in stored.items()}
     nodes = {e.location_id: e.node for e in own if e.location_id is not None}
     _load_parent_nodes(tx, located, nodes)
-    names: dict[int, dict[str, str]] = {}
+    known = dict(names or {})
+    fresh: set[Key] = set()  # keys no entry had: inserted, not updated
     for location in located:
         assert location.content_id is not None
         info = infos.get(location.content_id)
         if info is None or not info.is_published:
             continue
-        if info.id not in names:
-            names[info.id] = alias_names(tx, info)
+        if info.id not in known:
+            known[info.id] = _current_names(tx, info)
         parent = ROOT_NODE if location.parent_id in TOP_LOCATION_IDS else nodes.get(location.parent_id)
         # A parent without aliases (none is made without one) puts the segment at the top level.
-        _place(tx, location, info, names[info.id], parent or ROOT_NODE, state, nodes)
+        _place(tx, location, info, known[info.id], parent or ROOT_NODE, state, nodes, fresh)
     for key, entry in state.items():
-        if stored.get(key) != entry:
+        if key in fresh:
+            tx.url_aliases.insert(entry)
+        elif stored.get(key) != entry:
             tx.url_aliases.save(entry)
 
 
@@ -106,6 +117,7 @@ def _place(
     parent: int,
     state: dict[Key, AliasEntry],
     nodes: dict[int, int],
+    fresh: set[Key],
 ) -> None:
     """Claim one segment per language below ``parent`` (main language first)."""
     action = location_action(location.id)
@@ -122,6 +134,8 @@ def _place(
                 codes = (*existing.language_codes, language)
                 state[key] = replace(existing, language_codes=codes)
                 break
+            if existing is None:
+                fresh.add(key)
             if existing is None or _reusable(existing, action):
                 if location.id not in nodes:
                     adopt = existing.node if existing is not None and existing.action == NOP else None

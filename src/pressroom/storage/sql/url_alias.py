@@ -106,6 +106,12 @@ class SqlUrlAliasGateway:
                 insert(url_aliases).values(parent=entry.parent, text_md5=entry.text_md5, **_values(entry))
             )
 
+    def insert(self, entry: AliasEntry) -> None:
+        """Insert an entry whose key is known to be free."""
+        self.c.execute(
+            insert(url_aliases).values(parent=entry.parent, text_md5=entry.text_md5, **_values(entry))
+        )
+
     def delete(self, keys: Sequence[tuple[int, str]]) -> None:
         if keys:
             self.c.execute(delete(url_aliases).where(tuple_(_T.parent, _T.text_md5).in_(list(keys))))
