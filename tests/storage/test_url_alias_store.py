@@ -13,6 +13,7 @@ from pressroom.services.url_alias_ops import (
     lookup,
     refresh_location_aliases,
     remove_location_aliases,
+    remove_subtree_aliases,
     resolve,
     with_paths,
 )
@@ -158,6 +159,23 @@ def test_removing_aliases_of_locations(store: SqlStore) -> None:
         assert tx.url_aliases.of_locations([15, 45], custom=None, original_only=False) == []
         assert resolve(tx, "/Custom-admin") is None
         assert path_of(tx, 13) == "/Users/Administrator-users"
+
+
+def test_removing_aliases_of_subtrees(store: SqlStore) -> None:
+    with store.write() as tx:
+        tx.url_aliases.save(entry(0, "Custom-admin", 200, "eznode:15"))
+        tx.url_aliases.save(entry(0, "Promo", 201, "module:content/search"))
+        remove_subtree_aliases(tx, ["/1/5/13/", "/1/43/99/"])
+    with store.read() as tx:
+        assert tx.url_aliases.of_locations([13, 15], custom=None, original_only=False) == []
+        assert resolve(tx, "/Users/Administrator-users") is None
+        assert path_of(tx, 14) == "/Users/Editors"
+        assert [e.text for e in tx.url_aliases.of_locations([51, 52, 53], custom=False)] == [
+            "Files",
+            "Images",
+            "Multimedia",
+        ]
+        assert [e.text for e in tx.url_aliases.global_entries()] == ["Promo"]
 
 
 def test_wildcards(store: SqlStore) -> None:

@@ -161,6 +161,12 @@ def remove_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
     tx.url_aliases.delete_of_locations(location_ids)
 
 
+def remove_subtree_aliases(tx: Tx, path_strings: Sequence[str]) -> None:
+    """Drop every entry leading to a location in these subtrees (deleted or trashed). Call it before
+    the locations are deleted: the entries are found through them."""
+    tx.url_aliases.delete_of_subtrees(path_strings)
+
+
 # -- reading --------------------------------------------------------------------------------------------
 def with_paths(tx: Tx, entries: Sequence[AliasEntry]) -> list[UrlAlias]:
     """The entries with their full paths, the ancestors loaded one level at a time."""

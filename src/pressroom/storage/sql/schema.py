@@ -330,13 +330,14 @@ url_aliases = Table(
     Column("text", Text, nullable=False),
     Column("node", Integer, nullable=False),
     Column("action", String(255), nullable=False),  # eznode:<location id> | module:<resource> | nop:
+    Column("location_id", Integer, nullable=True),  # the id in an eznode: action, for joins and deletes
     Column("is_original", Boolean, nullable=False),
     Column("is_custom", Boolean, nullable=False),
     Column("forward", Boolean, nullable=False),
     Column("always_available", Boolean, nullable=False),
     Column("language_codes", String(255), nullable=False),  # comma-joined
 )
-Index("ix_url_aliases_action", url_aliases.c.action)
+Index("ix_url_aliases_location", url_aliases.c.location_id)
 Index("ix_url_aliases_node", url_aliases.c.node)
 
 url_wildcards = Table(

@@ -53,6 +53,7 @@ def load_url_aliases(connection: Connection) -> None:
                 "text": text,
                 "node": node,
                 "action": NOP if location_id is None else location_action(location_id),
+                "location_id": location_id,
                 "is_original": current,
                 "is_custom": False,
                 "forward": False,

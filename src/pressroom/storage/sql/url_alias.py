@@ -5,16 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, select, tuple_, update
+from sqlalchemy import Connection, bindparam, delete, insert, or_, select, tuple_, update
 
-from pressroom.domain.url_alias import (
-    LOCATION_PREFIX,
-    AliasEntry,
-    UrlWildcard,
-    UrlWildcardCreate,
-    location_action,
-)
-from pressroom.storage.sql.schema import url_aliases, url_wildcards
+from pressroom.domain.url_alias import LOCATION_PREFIX, AliasEntry, UrlWildcard, UrlWildcardCreate
+from pressroom.storage.sql.schema import locations, url_aliases, url_wildcards
 from pressroom.storage.sql.sequences import next_value
 
 NODE_SEQUENCE = "url_alias_node"
@@ -43,6 +37,7 @@ def _values(entry: AliasEntry) -> dict[str, Any]:
         "text": entry.text,
         "node": entry.node,
         "action": entry.action,
+        "location_id": entry.location_id,
         "is_original": entry.is_original,
         "is_custom": entry.is_custom,
         "forward": entry.forward,
@@ -64,10 +59,10 @@ class SqlUrlAliasGateway:
     ) -> list[AliasEntry]:
         """The entries leading to these locations: custom, generated, or both (``custom=None``);
         current ones only, or with history too."""
-        actions = sorted({location_action(i) for i in location_ids})
-        if not actions:
+        ids = sorted(set(location_ids))
+        if not ids:
             return []
-        query = select(url_aliases).where(_T.action.in_(actions)).order_by(*_ORDER)
+        query = select(url_aliases).where(_T.location_id.in_(ids)).order_by(*_ORDER)
         if custom is not None:
             query = query.where(_T.is_custom == custom)
         if original_only:
@@ -118,9 +113,16 @@ class SqlUrlAliasGateway:
 
     def delete_of_locations(self, location_ids: Iterable[int]) -> None:
         """Every entry leading to these locations: generated, custom and history."""
-        actions = sorted({location_action(i) for i in location_ids})
-        if actions:
-            self.c.execute(delete(url_aliases).where(_T.action.in_(actions)))
+        ids = sorted(set(location_ids))
+        if ids:
+            self.c.execute(delete(url_aliases).where(_T.location_id.in_(ids)))
+
+    def delete_of_subtrees(self, path_strings: Sequence[str]) -> None:
+        """Every entry leading to a location at or below these paths (``/1/2/59/``), in one statement;
+        run it before the locations themselves are deleted."""
+        if path_strings:
+            below = or_(*(locations.c.path_string.startswith(p, autoescape=True) for p in path_strings))
+            self.c.execute(delete(url_aliases).where(_T.location_id.in_(select(locations.c.id).where(below))))
 
 
 def _wildcard(row: Any) -> UrlWildcard:
