@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
@@ -155,19 +155,3 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
-
-
-@pytest.fixture
-def sql_statements() -> Iterator[list[str]]:
-    """Every SQL statement any engine runs while the test is active, in order: for tests that assert how
-    many statements a request issues (clear it before the request of interest)."""
-    seen: list[str] = []
-
-    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        seen.append(statement)
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
