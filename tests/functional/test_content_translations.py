@@ -5,9 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from pressroom.config import Settings
 from tests.functional.content_support import (
     ARTICLE,
     INTRO,
@@ -16,7 +13,6 @@ from tests.functional.content_support import (
     content_info,
     field,
     field_values,
-    install_language,
     new_draft,
     post_content,
     publish,
@@ -25,12 +21,6 @@ from tests.functional.content_support import (
 )
 from tests.functional.support import error_message
 from tests.helpers import PREFIX, Api, media, xml
-
-
-@pytest.fixture
-def german(settings: Settings) -> str:
-    install_language(settings.database_url, "ger-DE")
-    return "ger-DE"
 
 
 def bilingual(api: Api, name: str = "House", german_name: str = "Haus") -> dict[str, Any]:

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from pressroom.config import Settings
 from tests.functional.content_support import (
     content_create,
     field,
-    install_language,
     main_location_path,
     post_content,
     publish,
@@ -20,12 +16,6 @@ from tests.functional.content_types_support import new_type
 from tests.functional.support import unique
 from tests.functional.url_alias_support import alias, alias_refs, md5, redirects_to
 from tests.helpers import Api, media
-
-
-@pytest.fixture
-def german(settings: Settings) -> str:
-    install_language(settings.database_url, "ger-DE")
-    return "ger-DE"
 
 
 def published(api: Api, fields: list[dict[str, Any]], **kwargs: Any) -> str:
