@@ -166,28 +166,87 @@ def test_delete_the_main_translation_is_409(api: Api, german: str) -> None:
     assert xml(response).findtext("errorCode") == "409"
 
 
-def test_delete_the_only_translation_of_a_version_is_409(api: Api, german: str) -> None:
+def set_main_language(api: Api, content_id: int, code: str) -> None:
+    response = api.patch(
+        f"/content/objects/{content_id}",
+        body={"ContentUpdate": {"mainLanguageCode": code}},
+        content_type=media("ContentUpdate"),
+        accept=media("ContentInfo"),
+    )
+    assert response.status_code == 200, response.text
+
+
+def version_numbers(api: Api, content_id: int) -> list[int]:
+    response = api.get(f"/content/objects/{content_id}/versions", accept=media("VersionList"))
+    return [item["VersionInfo"]["versionNo"] for item in response.json()["VersionList"]["VersionItem"]]
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_deleting_a_translation_deletes_the_versions_that_have_only_it(
+    api: Api, german: str, fmt: str
+) -> None:
+    """An archived version 1 in eng-GB only, after ger-DE became the main language: deleting eng-GB
+    from the item deletes version 1 (204), as the reference does."""
+    english = post_content(api, content_create([field("name", "House")])).json()["Content"]
+    content_id = english["_id"]
+    publish(api, content_id)
+    draft = new_draft(api, content_id)
+    assert update_version(api, content_id, draft, [field("name", "Haus", "ger-DE")]).status_code == 200
+    publish(api, content_id, draft)
+    set_main_language(api, content_id, "ger-DE")
+    assert version(api, content_id, 1)["VersionInfo"]["languageCodes"] == "eng-GB"
+    response = api.delete(
+        f"/content/objects/{content_id}/translations/eng-GB", accept=media("ContentInfo", fmt)
+    )
+    assert response.status_code == 204, response.text
+    assert response.content == b""
+    assert version_numbers(api, content_id) == [draft]
+    error_message(api.get(f"/content/objects/{content_id}/versions/1", accept=media("Version")), 404)
+    current = version(api, content_id, draft)
+    assert current["VersionInfo"]["languageCodes"] == "ger-DE"
+    assert {f["languageCode"] for f in current["Fields"]["field"]} == {"ger-DE"}
+    # the main translation of the item stays undeletable
+    main = api.delete(f"/content/objects/{content_id}/translations/ger-DE", accept=media("ContentInfo", fmt))
+    assert error_message(main, 409, fmt)["errorDescription"] == (
+        f"'ger-DE' is the main translation of content {content_id}"
+    )
+
+
+def test_the_only_translation_of_a_draft_goes_with_its_draft(api: Api, german: str) -> None:
     info = bilingual(api)
     publish(api, info["_id"])
     draft = new_draft(api, info["_id"])
-    to_german = api.patch(
-        f"/content/objects/{info['_id']}",
-        body={"ContentUpdate": {"mainLanguageCode": "ger-DE"}},
-        content_type=media("ContentUpdate"),
-        accept=media("ContentInfo"),
-    )
-    assert to_german.status_code == 200
+    set_main_language(api, info["_id"], "ger-DE")
     assert (
         api.delete(f"/content/objects/{info['_id']}/versions/{draft}/translations/eng-GB").status_code == 204
     )
-    back = api.patch(
-        f"/content/objects/{info['_id']}",
-        body={"ContentUpdate": {"mainLanguageCode": "eng-GB"}},
-        content_type=media("ContentUpdate"),
-        accept=media("ContentInfo"),
-    )
-    assert back.status_code == 200
-    response = api.delete(f"/content/objects/{info['_id']}/translations/ger-DE", accept=media("ContentInfo"))
-    error_message(response, 409)
+    set_main_language(api, info["_id"], "eng-GB")
+    assert api.delete(f"/content/objects/{info['_id']}/translations/ger-DE").status_code == 204
+    assert version_numbers(api, info["_id"]) == [1]
     assert content_info(api, info["_id"])["mainLanguageCode"] == "eng-GB"
-    assert version(api, info["_id"], 1)["VersionInfo"]["languageCodes"] == "eng-GB,ger-DE"
+    assert version(api, info["_id"], 1)["VersionInfo"]["languageCodes"] == "eng-GB"
+
+
+def test_deleting_a_translation_drops_the_relations_only_it_held(api: Api, german: str) -> None:
+    linked = (
+        '<section xmlns="http://docbook.org/ns/docbook" xmlns:xlink="http://www.w3.org/1999/xlink" '
+        'version="5.0-variant ezpublish-1.0"><para><link xlink:href="ezcontent://41">Medien</link></para></section>'
+    )
+    data = content_create(
+        [
+            field("title", "Story"),
+            field("intro", {"xml": INTRO}),
+            field("title", "Geschichte", "ger-DE"),
+            field("intro", {"xml": linked}, "ger-DE"),
+        ],
+        type_id=ARTICLE,
+    )
+    draft = post_content(api, data).json()["Content"]
+    path = f"/content/objects/{draft['_id']}/versions/1"
+    [link] = version(api, draft["_id"], 1)["Relations"]["Relation"]
+    assert (link["RelationType"], link["DestinationContent"]["_href"]) == (
+        "LINK",
+        f"{PREFIX}/content/objects/41",
+    )
+    assert api.delete(f"{path}/translations/ger-DE").status_code == 204
+    assert version(api, draft["_id"], 1)["Relations"]["Relation"] == []

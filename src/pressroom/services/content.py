@@ -30,6 +30,7 @@ from pressroom.services.content_ops import (
     check_readable,
     current_version,
     delete_content,
+    drop_version,
     get_content,
     get_content_type,
     get_location,
@@ -259,10 +260,11 @@ class ContentService:
 
     # -- translations --------------------------------------------------------------------------------
     def delete_translation(self, user: User, content_id: int, language_code: str) -> None:
-        """Remove a translation from every version.
+        """Remove a translation from every version; a version whose only translation it is goes with it,
+        as in the reference.
 
-        Raises TranslationAbsent (no version has it) and Conflict (the main translation, or the only
-        translation of some version).
+        Raises TranslationAbsent (no version has it) and Conflict (the main translation of the item, or
+        the only translation of its current version).
         """
         self.permissions.require(user, "content", "remove")
         with self.store.write() as tx:
@@ -273,12 +275,15 @@ class ContentService:
             if language_code == info.main_language_code:
                 raise Conflict(f"'{language_code}' is the main translation of content {content_id}")
             for version in having:
-                if len(version.language_codes) == 1:
+                if len(version.language_codes) == 1 and version.version_no == info.current_version_no:
                     raise Conflict(
-                        f"'{language_code}' is the only translation of version {version.version_no} "
-                        f"of content {content_id}"
+                        f"'{language_code}' is the only translation of version {version.version_no}, "
+                        f"the current version of content {content_id}"
                     )
             for version in having:
-                remove_translation(tx, info, version, language_code)
+                if len(version.language_codes) == 1:
+                    drop_version(tx, content_id, version.version_no)
+                else:
+                    remove_translation(tx, info, version, language_code)
             tx.content.touch(content_id)
             refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])

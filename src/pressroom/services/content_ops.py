@@ -287,12 +287,21 @@ def refresh_visibility(tx: Tx, roots: Iterable[Location]) -> None:
             tx.locations.set_invisible(ids, invisible)
 
 
+def drop_version(tx: Tx, content_id: int, version_no: int) -> None:
+    """Delete a version with its fields and relations (the caller checked it may, and moves the
+    current version when it was that one)."""
+    tx.relations.delete_of_version(content_id, version_no)
+    tx.content.delete_version(content_id, version_no)
+
+
 def remove_translation(tx: Tx, info: ContentInfo, version: VersionInfo, language_code: str) -> None:
-    """Drop one language's fields and name from a version (the caller checked it may)."""
-    fields = tx.content.load_fields(info.id, version.version_no)
-    tx.content.save_fields(
-        info.id, version.version_no, [f for f in fields if f.language_code != language_code]
-    )
+    """Drop one language's fields and name from a version, and the relations only they held (the
+    caller checked it may)."""
+    kept = [
+        f for f in tx.content.load_fields(info.id, version.version_no) if f.language_code != language_code
+    ]
+    tx.content.save_fields(info.id, version.version_no, kept)
+    record_relations(tx, info.id, version.version_no, kept)
     initial = version.initial_language_code
     tx.content.update_version(
         info.id,

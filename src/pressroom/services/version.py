@@ -22,6 +22,7 @@ from pressroom.services.content_ops import (
     check_version_readable,
     copy_version,
     current_version,
+    drop_version,
     get_content,
     get_content_type,
     get_version,
@@ -127,8 +128,7 @@ class VersionService:
             others = [v for v in tx.content.list_versions(content_id) if v.version_no != version_no]
             if not others:
                 raise Forbidden(f"Version {version_no} is the only version of content {content_id}")
-            tx.relations.delete_of_version(content_id, version_no)
-            tx.content.delete_version(content_id, version_no)
+            drop_version(tx, content_id, version_no)
             if info.current_version_no == version_no:
                 tx.content.set_current_version(content_id, others[-1].version_no)
             else:
