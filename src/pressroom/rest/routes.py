@@ -41,6 +41,7 @@ ROUTES: list[Route] = [
     make_route("POST", _GROUP + "/types", ct.create_type, "content_type.create"),
     # content types, their drafts and groups
     make_route("GET", "/content/types", ct.list_types, "content_type.list"),
+    make_route("POST", "/content/types/view", ct.view_types, "content_type.view"),
     make_route("GET", _TYPE, ct.load_type, "content_type.load"),
     make_route("COPY", _TYPE, ct.copy_type, "content_type.copy"),
     make_route("POST", _TYPE, ct.create_draft, "content_type.create_draft"),

@@ -7,10 +7,12 @@ types start as a draft unless created with ``publish``. Field definitions of a d
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from dataclasses import replace
 
 from pressroom.domain.content_type import DEFINED, DRAFT, ContentType, ContentTypeInput
+from pressroom.domain.content_type_query import ContentTypeQuery
 from pressroom.domain.content_type_rules import (
     apply_type_input,
     build_field_definition,
@@ -87,6 +89,11 @@ class ContentTypeService:
                 offset=offset,
                 limit=limit,
             )
+
+    def find(self, query: ContentTypeQuery) -> builtins.list[ContentType]:
+        """Defined types meeting every condition of ``query`` (``POST /content/types/view``)."""
+        with self.store.read() as tx:
+            return tx.content_types.find(query)
 
     def by_identifier(self, identifier: str) -> ContentType:
         with self.store.read() as tx:

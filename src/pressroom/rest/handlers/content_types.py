@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.content_type import DRAFT, ContentType, ContentTypeGroup
 from pressroom.domain.errors import BadRequest
+from pressroom.rest.input.content_type_query import parse_content_type_view
 from pressroom.rest.input.content_types import parse_content_type, parse_field_definition
 from pressroom.rest.output.content_types import (
     ContentTypeGroupList,
@@ -91,6 +92,12 @@ def list_types(req: RestRequest) -> ContentTypeList | ContentTypeInfoList:
         limit=None if limit == -1 else limit,
     )
     return _types(req, found)
+
+
+def view_types(req: RestRequest) -> ContentTypeList:
+    """``POST /content/types/view``: the types a ContentTypeViewInput selects, in full."""
+    query = parse_content_type_view(req.input("ContentTypeViewInput"))
+    return ContentTypeList(req.services.content_types.find(query), req.path)
 
 
 def load_type(req: RestRequest, typeId: int) -> ContentType:

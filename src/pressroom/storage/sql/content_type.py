@@ -27,6 +27,13 @@ from pressroom.domain.content_type import (
     ContentTypeGroup,
     FieldDefinition,
 )
+from pressroom.domain.content_type_query import (
+    GROUP_ID,
+    TYPE_ID,
+    TYPE_IDENTIFIER,
+    ContentTypeQuery,
+    TypeCondition,
+)
 from pressroom.storage.sql.schema import (
     content_type_group_links as links,
 )
@@ -41,6 +48,8 @@ from pressroom.storage.sql.schema import (
 )
 from pressroom.storage.sql.sequences import next_value
 from pressroom.storage.sql.usage import content_type_has_instances
+
+_SORT_COLUMNS = {TYPE_ID: types.c.id, TYPE_IDENTIFIER: types.c.identifier}
 
 STATUS_NAMES = {code: name for name, code in STATUS_CODES.items()}
 
@@ -174,12 +183,36 @@ class SqlContentTypeGateway:
             )
             return found[offset:] if limit is None or limit < 0 else found[offset : offset + limit]
         column = types.c.modified if order_by == "lastmodified" else types.c.id
-        return self._load(condition, column.desc() if descending else column.asc(), offset, limit)
+        return self._load(condition, (column.desc() if descending else column.asc(),), offset, limit)
+
+    def find(self, query: ContentTypeQuery) -> builtins.list[ContentType]:
+        """Defined types meeting every condition of ``query``, in its order, one page."""
+        condition = types.c.status == STATUS_CODES[DEFINED]
+        for item in query.conditions:
+            condition = and_(condition, self._condition(item))
+        order = [_SORT_COLUMNS[field].desc() if desc else _SORT_COLUMNS[field] for field, desc in query.sort]
+        return self._load(condition, (*order, types.c.id), query.offset, query.limit)
+
+    @staticmethod
+    def _condition(item: TypeCondition) -> Any:
+        if item.field == TYPE_ID:
+            return types.c.id.in_(item.values)
+        if item.field == TYPE_IDENTIFIER:
+            return types.c.identifier.in_(item.values)
+        grouped = select(links.c.content_type_id).where(links.c.status == STATUS_CODES[DEFINED])
+        if item.field == GROUP_ID:
+            return types.c.id.in_(grouped.where(links.c.group_id.in_(item.values)))
+        named = select(groups.c.id).where(groups.c.identifier.in_(item.values))
+        return types.c.id.in_(grouped.where(links.c.group_id.in_(named)))
 
     def _load(
-        self, condition: Any, order: Any = None, offset: int = 0, limit: int | None = None
+        self,
+        condition: Any,
+        order: tuple[Any, ...] = (types.c.id,),
+        offset: int = 0,
+        limit: int | None = None,
     ) -> builtins.list[ContentType]:
-        query = select(types).where(condition).order_by(order if order is not None else types.c.id)
+        query = select(types).where(condition).order_by(*order)
         if offset:
             query = query.offset(offset)
         if limit is not None and limit >= 0:
