@@ -13,8 +13,9 @@ import orjson
 import pytest
 from lxml import etree
 
-from pressroom.domain.errors import BadRequest
-from pressroom.rest.input.decoders import decode
+from pressroom.domain.errors import BadRequest, PayloadTooLarge
+from pressroom.rest.input import decoders
+from pressroom.rest.input.decoders import LIMITS, decode
 from pressroom.rest.input.node import Node
 from pressroom.rest.media import JSON, XML
 from pressroom.rest.output.writers import Hash, write_json, write_xml, writer_for
@@ -247,6 +248,87 @@ def test_utf16_doctype_never_leaks_an_external_entity() -> None:
     except BadRequest:
         return
     assert "root:" not in repr(data)
+
+
+# -- limits on the decoded tree (issue 15: quadratic attributes, millions of elements) -----------------
+
+
+class CountingBytes(bytes):
+    """A body that counts how many of its bytes were sliced out (fed to the parser)."""
+
+    sliced = 0
+
+    def __getitem__(self, key: Any) -> Any:
+        part = super().__getitem__(key)
+        if isinstance(key, slice):
+            self.sliced += len(part)
+        return part
+
+
+def too_large(body: bytes, fmt: str | None) -> str:
+    with pytest.raises(PayloadTooLarge) as caught:
+        decode(body, fmt)
+    return caught.value.message
+
+
+def with_attributes(count: int) -> bytes:
+    return ("<SessionInput " + " ".join(f'a{i}="x"' for i in range(count)) + "/>").encode()
+
+
+def test_an_element_with_too_many_attributes_is_refused_before_they_are_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Reading attributes is quadratic in lxml: 40,000 of them on one element took seconds."""
+    read: list[int] = []
+    original = decoders._attributes
+
+    def counting(element: Any) -> Any:
+        attributes = original(element)
+        read.append(len(attributes))
+        return attributes
+
+    monkeypatch.setattr(decoders, "_attributes", counting)
+    message = too_large(with_attributes(40_000), XML)
+    assert message == f"An XML element has more than {LIMITS.attributes} attributes"
+    assert read == []
+    root, data = decode(with_attributes(LIMITS.attributes), XML)
+    assert root == "SessionInput"
+    assert len(data) == LIMITS.attributes
+    assert read == [LIMITS.attributes]
+
+
+def test_millions_of_elements_are_refused_after_reading_a_bounded_prefix() -> None:
+    body = CountingBytes(b"<SessionInput>" + b"<a/>" * 1_000_000 + b"</SessionInput>")
+    message = too_large(body, XML)
+    assert message == f"The XML document has more than {LIMITS.elements} elements"
+    # the parser stopped within one chunk of the limit: it never saw most of the 4 MB
+    assert body.sliced < 4 * LIMITS.elements + 64 * 1024
+
+
+def test_a_document_at_the_element_limit_decodes() -> None:
+    body = b"<Root>" + b"<a>1</a>" * (LIMITS.elements - 1) + b"</Root>"
+    root, data = decode(body, XML)
+    assert root == "Root"
+    assert len(data["a"]) == LIMITS.elements - 1
+
+
+def test_deep_nesting_is_refused_naming_the_depth() -> None:
+    depth = LIMITS.depth + 1
+    body = b"<a>" * depth + b"</a>" * depth
+    assert too_large(body, XML) == f"The XML document nests elements deeper than {LIMITS.depth} levels"
+    allowed = LIMITS.depth
+    assert decode(b"<a>" * allowed + b"</a>" * allowed, XML)[0] == "a"
+
+
+def test_json_with_too_many_objects_and_arrays_is_refused() -> None:
+    body = b'{"SessionInput": [' + b",".join([b"[]"] * (LIMITS.elements + 1)) + b"]}"
+    assert too_large(body, JSON) == f"The JSON document has more than {LIMITS.elements} objects and arrays"
+
+
+def test_json_brackets_inside_strings_do_not_count() -> None:
+    text = "[{" * LIMITS.elements
+    root, data = decode(orjson.dumps({"SessionInput": {"login": text, "quote": 'a "[" b'}}), JSON)
+    assert data["login"] == text
 
 
 # -- JSON output --------------------------------------------------------------------------------------
