@@ -37,7 +37,18 @@ class Settings:
     anonymous_user_id: int = 10
     # The documented clean-install password clients expect; only `init` uses it, to seed the accounts.
     admin_password: str = "publish"  # noqa: S105
+    # Request bodies: the largest limit only for callers who are logged in and send a media type that can
+    # carry files (base64 field values); every other body is small, and an anonymous caller can only log in.
     max_body_bytes: int = 32 * 1024 * 1024
+    max_plain_body_bytes: int = 1024 * 1024
+    max_anonymous_body_bytes: int = 64 * 1024
+    # A client that sends nothing of its body for this long gets a 408 and its connection back.
+    body_read_timeout_seconds: float = 10.0
+    # Granian: time to receive the request headers, connections queued by the kernel, and requests one
+    # worker handles at once (a slow client holds one of those only until the timeouts above end it).
+    header_read_timeout_ms: int = 5000
+    backlog: int = 2048
+    max_concurrent_requests: int = 512
     file_root: Path = field(default_factory=lambda: Path("var/storage"))
     cookie_secure: bool = False
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
@@ -80,6 +91,12 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "ANONYMOUS_USER_ID": ("anonymous_user_id", int),
         "ADMIN_PASSWORD": ("admin_password", str),
         "MAX_BODY_BYTES": ("max_body_bytes", int),
+        "MAX_PLAIN_BODY_BYTES": ("max_plain_body_bytes", int),
+        "MAX_ANONYMOUS_BODY_BYTES": ("max_anonymous_body_bytes", int),
+        "BODY_READ_TIMEOUT": ("body_read_timeout_seconds", float),
+        "HEADER_READ_TIMEOUT_MS": ("header_read_timeout_ms", int),
+        "BACKLOG": ("backlog", int),
+        "MAX_CONCURRENT_REQUESTS": ("max_concurrent_requests", int),
         "FILE_ROOT": ("file_root", Path),
         "COOKIE_SECURE": ("cookie_secure", _bool),
         "DEBUG": ("debug", _bool),

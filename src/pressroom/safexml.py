@@ -72,7 +72,7 @@ def parse_limited(data: bytes, limits: TreeLimits) -> etree._Element:
     try:
         for offset in range(0, len(data), _CHUNK):
             parser.feed(data[offset : offset + _CHUNK])
-            for event, element in parser.read_events():
+            for event, item in parser.read_events():
                 if event == "end":
                     depth -= 1
                     continue
@@ -83,7 +83,8 @@ def parse_limited(data: bytes, limits: TreeLimits) -> etree._Element:
                 if depth > limits.depth:
                     raise XmlTooLarge(f"The XML document nests elements deeper than {limits.depth} levels")
                 # len() walks the attribute list once; reading items() is quadratic in lxml
-                if len(element.attrib) > limits.attributes:
+                assert isinstance(item, etree._Element)  # start/end events carry elements
+                if len(item.attrib) > limits.attributes:
                     raise XmlTooLarge(f"An XML element has more than {limits.attributes} attributes")
         root = parser.close()
     except etree.XMLSyntaxError as exc:

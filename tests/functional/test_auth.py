@@ -105,22 +105,38 @@ def test_login_again_with_the_cookie_of_the_same_user_is_200_with_the_same_sessi
 
 
 def test_login_as_another_user_with_a_live_session_is_409(client: TestClient) -> None:
-    # the clean install's anonymous account also verifies as "publish" (install.md §8)
+    # answered before any password is checked (auth.md §3)
     session = session_of(login(client))
-    response = login(client, "anonymous", "publish", headers=cookie_of(session))
+    response = login(client, "anonymous", "whatever", headers=cookie_of(session))
     assert response.status_code == 409
     assert response.content == b""
     assert "set-cookie" not in response.headers
     assert session_of(current_session(client, session))["User"]["_href"] == f"{PREFIX}/user/users/14"
 
 
-def test_a_session_of_the_anonymous_user_does_not_block_a_new_login(client: TestClient) -> None:
-    guest = session_of(login(client, "anonymous", "publish"))
-    assert guest["User"]["_href"] == f"{PREFIX}/user/users/10"
+def anonymous_session(client: TestClient) -> dict[str, str]:
+    """A session of the anonymous user, as an older install could hold (anonymous cannot log in now)."""
+    auth = client.app.services.auth  # type: ignore[attr-defined]
+    guest = auth.start_session(auth.anonymous())
+    return {"name": SITE_COOKIE, "identifier": guest.id}
+
+
+def test_a_session_of_the_anonymous_user_does_not_block_a_new_login_and_is_replaced(
+    client: TestClient,
+) -> None:
+    guest = anonymous_session(client)
     response = login(client, headers=cookie_of(guest))
     assert response.status_code == 201
     assert session_of(response)["identifier"] != guest["identifier"]
     assert session_of(response)["User"]["_href"] == f"{PREFIX}/user/users/14"
+    # the id the client came with is not the logged-in session's, and it is gone (no session fixation)
+    assert current_session(client, guest).status_code == 404
+
+
+def test_the_anonymous_account_cannot_log_in(client: TestClient) -> None:
+    for password in ("publish", "", "!unusable"):
+        response = login(client, "anonymous", password)
+        assert error_message(response, 401)["errorDescription"] == "Invalid login or password"
 
 
 @pytest.mark.parametrize(("user", "password"), [("admin", "wrong"), ("nobody", "publish"), ("admin", "")])
@@ -489,7 +505,38 @@ def test_known_siteaccess_is_accepted_and_names_the_session_cookie(client: TestC
     assert response.status_code == 200
     session = session_of(login(client, headers={"X-Siteaccess": "admin"}))
     assert session["name"] == ADMIN_COOKIE
-    assert current_session(client, session).status_code == 200
+    checked = anonymous(client).get(
+        "/user/sessions/current",
+        accept=media("Session"),
+        headers=cookie_of(session) | {"X-Siteaccess": "admin"},
+    )
+    assert session_of(checked) == session
+
+
+def test_a_session_cookie_counts_only_on_its_own_siteaccess(client: TestClient) -> None:
+    """auth.md §4: the cookie name is eZSESSID + md5(siteaccess); another siteaccess's cookie (or any name
+    that merely starts with eZSESSID) is not this siteaccess's session."""
+    session = session_of(login(client, headers={"X-Siteaccess": "admin"}))
+    guest = anonymous(client)
+    for name in (ADMIN_COOKIE, "eZSESSID", "eZSESSIDanything"):
+        cookie = {"Cookie": f"{name}={session['identifier']}"}
+        refused = guest.get("/content/sections/1", accept=media("Section"), headers=cookie)
+        error_message(refused, 401)
+        assert "set-cookie" not in refused.headers  # nothing of this siteaccess to clear
+    on_admin = guest.get(
+        "/content/sections/1", accept=media("Section"), headers=cookie_of(session) | {"X-Siteaccess": "admin"}
+    )
+    assert on_admin.status_code == 200
+
+
+def test_a_dead_session_cookie_is_cleared_under_its_own_siteaccess_name(client: TestClient) -> None:
+    session = session_of(login(client, headers={"X-Siteaccess": "admin"}))
+    headers = cookie_of(session) | {"X-Siteaccess": "admin", "X-CSRF-Token": session["csrfToken"]}
+    guest = anonymous(client)
+    assert guest.delete(f"/user/sessions/{session['identifier']}", headers=headers).status_code == 204
+    response = guest.get("/languages/eng-GB", accept=media("Language"), headers=headers)
+    assert response.status_code == 200
+    assert_session_cleared(response, ADMIN_COOKIE)
 
 
 def test_unknown_siteaccess_is_400_naming_the_header(api: Api) -> None:

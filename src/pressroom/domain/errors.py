@@ -83,6 +83,18 @@ class PayloadTooLarge(PressroomError):
     """The request body exceeds the configured limit."""
 
 
+class RequestTimeout(PressroomError):
+    """The client stopped sending the request body before it was complete."""
+
+
+class TooManyRequests(PressroomError):
+    """Too many failed logins for this login or client address; ``retry_after`` is in seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 @dataclass(frozen=True, slots=True)
 class FieldError:
     """One validation failure of one field value: ``type`` names the rule, ``message`` explains it."""

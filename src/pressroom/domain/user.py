@@ -21,3 +21,11 @@ class Session:
     user_id: int
     csrf_token: str
     expires_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class LoginFailures:
+    """Failed logins counted for one login or one client address (times in Unix seconds)."""
+
+    failures: int
+    blocked_until: int

@@ -7,6 +7,7 @@ ErrorMessage in the negotiated format for every failure, and no internals in 5xx
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -16,11 +17,19 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.requests import cookie_parser
 
 from pressroom.config import Dialect, Settings
-from pressroom.domain.errors import MethodNotAllowed, NotFound, PayloadTooLarge
+from pressroom.domain.errors import (
+    MethodNotAllowed,
+    NotFound,
+    PayloadTooLarge,
+    RequestTimeout,
+    TooManyRequests,
+)
 from pressroom.domain.tags import tag_matches
-from pressroom.rest.auth import check_expected_user, clearing_cookie, identify
+from pressroom.domain.user import User
+from pressroom.rest.auth import PASSWORD_ROUTES, check_expected_user, clearing_cookie, identify
 from pressroom.rest.errors import represent_error
-from pressroom.rest.media import Rendering, negotiate
+from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
+from pressroom.rest.offload import off_loop
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
@@ -102,10 +111,14 @@ class RestApp:
                 reply.header("content-length", "0")
                 return reply
             route, params = self.router.match(method, path)
-            body = await _read_body(scope, receive, headers, self.settings.max_body_bytes)
+            # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
-            caller = identify(self.services.auth, self.settings, headers, cookies, method, route.name)
+            address = _client_address(scope)
+            auth = self.services.auth
+            caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
             check_expected_user(headers, caller.user)
+            limit = body_limit(self.settings, caller.user, headers.get("content-type"))
+            body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
             request = RestRequest(
                 method=method,
                 path=path,
@@ -120,8 +133,12 @@ class RestApp:
                 user=caller.user,
                 session=caller.session,
                 cookie_name=caller.cookie_name,
+                client=address,
             )
-            result = route.handler(request, **params)
+            if route.name in PASSWORD_ROUTES:
+                result = await off_loop(route.handler, request, **params)
+            else:
+                result = route.handler(request, **params)
             reply = self._render(out, method, headers, result)
             if caller.stale_cookie and not route.name.startswith("session."):
                 reply.header("set-cookie", clearing_cookie(caller.cookie_name))
@@ -201,23 +218,53 @@ class RestApp:
         reply = self._represent(out, status, representation)
         if isinstance(error, MethodNotAllowed):
             reply.header("allow", ",".join(error.allowed))
+        if isinstance(error, TooManyRequests):
+            reply.header("retry-after", str(error.retry_after))
         return reply
 
 
-async def _read_body(scope: Scope, receive: Receive, headers: Headers, limit: int) -> bytes:
+def _client_address(scope: Scope) -> str | None:
+    client = scope.get("client")
+    return str(client[0]) if client else None
+
+
+def body_limit(settings: Settings, user: User, content_type: str | None) -> tuple[int, str]:
+    """The largest body this caller may send with this Content-Type, and the reason for that limit.
+
+    Only a logged-in caller sending a media type that can carry files (or a generic JSON/XML type, whose
+    root element only names the input after decoding) gets ``max_body_bytes``.
+    """
+    limits = [(settings.max_body_bytes, "")]
+    media = parse_media_type(content_type) if content_type else None
+    if media is None or (media.name and media.name not in FILE_INPUTS):
+        limits.append((settings.max_plain_body_bytes, ", the limit for input that carries no files"))
+    if user.is_anonymous:
+        limits.append((settings.max_anonymous_body_bytes, ", the limit for anonymous callers"))
+    return min(limits, key=lambda limit: limit[0])
+
+
+async def _read_body(receive: Receive, headers: Headers, limit: tuple[int, str], timeout: float) -> bytes:
+    """The whole body, refused as soon as it is known to exceed ``limit`` (declared or counted so far),
+    and ended with a 408 when the client sends nothing for ``timeout`` seconds."""
+    size_limit, reason = limit
+    too_large = f"The request body exceeds {size_limit} bytes{reason}"
     declared = headers.get("content-length")
-    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
-        raise PayloadTooLarge(f"The request body exceeds {limit} bytes")
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > size_limit:
+        raise PayloadTooLarge(too_large)
     chunks = []
     size = 0
     while True:
-        message = await receive()
+        try:
+            async with asyncio.timeout(timeout):
+                message = await receive()
+        except TimeoutError:
+            raise RequestTimeout(f"The request body did not arrive within {timeout:g} seconds") from None
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
         size += len(chunk)
-        if size > limit:
-            raise PayloadTooLarge(f"The request body exceeds {limit} bytes")
+        if size > size_limit:
+            raise PayloadTooLarge(too_large)
         chunks.append(chunk)
         if not message.get("more_body", False):
             break

@@ -16,11 +16,14 @@ from starlette.datastructures import Headers
 from pressroom.config import Settings
 from pressroom.domain.errors import BadRequest, Unauthorized
 from pressroom.domain.user import Session, User
+from pressroom.rest.offload import off_loop
 from pressroom.services.auth import AuthService
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Session routes check the token themselves (or need none): login, refresh, logout, check.
 CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.delete", "session.current"})
+# Routes whose handler verifies a password: they run off the event loop (rest/offload.py).
+PASSWORD_ROUTES = frozenset({"session.create", "token.create"})
 COOKIE_PREFIX = "eZSESSID"
 
 
@@ -60,16 +63,7 @@ def cookie_name_for(siteaccess: str) -> str:
     return COOKIE_PREFIX + hashlib.md5(siteaccess.encode(), usedforsecurity=False).hexdigest()
 
 
-def _session_id(cookies: dict[str, str], name: str) -> str | None:
-    if name in cookies:
-        return cookies[name]
-    for key, value in cookies.items():
-        if key.startswith(COOKIE_PREFIX):
-            return value
-    return None
-
-
-def _basic(auth: AuthService, credentials: str) -> User:
+def _basic_credentials(credentials: str) -> tuple[str, str]:
     try:
         decoded = base64.b64decode(credentials, validate=True).decode("utf-8")
     except (binascii.Error, UnicodeDecodeError):
@@ -77,27 +71,35 @@ def _basic(auth: AuthService, credentials: str) -> User:
     login, sep, password = decoded.partition(":")
     if not sep:
         raise BadRequest("The Authorization header carries malformed Basic credentials")
-    return auth.basic(login, password)
+    return login, password
 
 
-def identify(
+async def identify(
     auth: AuthService,
     settings: Settings,
     headers: Headers,
     cookies: dict[str, str],
     method: str,
     route_name: str,
+    address: str | None,
 ) -> Caller:
+    """Who is calling. Only the session cookie of the request's siteaccess counts (auth.md §4): a cookie
+    of another siteaccess is not this siteaccess's session. Basic credentials not verified in the last
+    minute are checked off the event loop."""
     cookie_name = cookie_name_for(siteaccess_of(headers, settings))
     authorization = headers.get("authorization")
     if authorization:
         scheme, _, credentials = authorization.partition(" ")
         scheme = scheme.lower()
         if scheme == "basic":
-            return Caller(_basic(auth, credentials.strip()), None, cookie_name)
+            login, password = _basic_credentials(credentials.strip())
+            user = auth.cached_basic(login, password)
+            if user is None:
+                user = await off_loop(auth.basic, login, password, address)
+            return Caller(user, None, cookie_name)
         if scheme == "bearer":
             return Caller(auth.user_from_token(credentials.strip()), None, cookie_name)
-    session_id = _session_id(cookies, cookie_name)
+    session_id = cookies.get(cookie_name)
     if session_id:
         session = auth.session(session_id)
         if session is not None:

@@ -19,8 +19,10 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.NotRemovable, 406),
     (e.Conflict, 409),
     (e.PreconditionFailed, 412),
+    (e.RequestTimeout, 408),
     (e.PayloadTooLarge, 413),
     (e.UnsupportedMediaType, 415),
+    (e.TooManyRequests, 429),
 ]
 
 REASONS = {
@@ -30,10 +32,12 @@ REASONS = {
     404: "Not Found",
     405: "Method Not Allowed",
     406: "Not Acceptable",
+    408: "Request Timeout",
     409: "Conflict",
     412: "Precondition Failed",
     413: "Payload Too Large",
     415: "Unsupported Media Type",
+    429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",
 }

@@ -27,6 +27,10 @@ class MediaType:
     version: str | None = None
 
 
+# Inputs whose fields may hold file contents (base64): the only ones allowed the large body limit.
+FILE_INPUTS = frozenset({"ContentCreate", "VersionUpdate", "UserCreate", "UserUpdate"})
+
+
 def parse_media_type(header: str) -> MediaType | None:
     """Parse one media type with parameters; None when it is not one this API knows."""
     essence, _, params = header.partition(";")

@@ -22,6 +22,7 @@ class RestRequest:
     __slots__ = (
         "accept_name",
         "body",
+        "client",
         "cookie_name",
         "headers",
         "method",
@@ -51,6 +52,7 @@ class RestRequest:
         user: User,
         session: Session | None,
         cookie_name: str,
+        client: str | None,
     ) -> None:
         self.method = method
         self.path = path
@@ -65,6 +67,7 @@ class RestRequest:
         self.user = user
         self.session = session
         self.cookie_name = cookie_name
+        self.client = client  # the client's address, for login throttling
 
     def input(self, *names: str) -> Node:
         """Decode the body as one of the named input media types (415 for any other type)."""

@@ -4,6 +4,10 @@ Sessions live in the database so that every server process (and every machine on
 sees the same ones. Verified Basic credentials are remembered for a short time in-process, keyed by an
 HMAC of login and password, so that a client sending Basic on every request does not pay for argon2 each
 time; a password change takes effect in every process within that time.
+
+Every password check goes through the login throttle (services/throttle.py), and an unknown login costs the
+same argon2 verification as a known one. The anonymous account never logs in. A JWT carries its user's token
+epoch: logging out moves the epoch on, so every JWT issued to that user before the logout is refused.
 """
 
 from __future__ import annotations
@@ -18,9 +22,10 @@ from datetime import UTC, datetime, timedelta
 import jwt
 
 from pressroom.domain.errors import BadRequest, NotFound, Unauthorized
-from pressroom.domain.passwords import hash_password, needs_rehash, verify_password
+from pressroom.domain.passwords import hash_password, needs_rehash, verify_nothing, verify_password
 from pressroom.domain.user import Session, User
 from pressroom.services.permissions import Permissions
+from pressroom.services.throttle import LoginThrottle
 from pressroom.storage.spi import Store
 
 INVALID_LOGIN = "Invalid login or password"
@@ -48,6 +53,7 @@ class AuthService:
         self._basic_cache: dict[bytes, tuple[float, User]] = {}
         self._lock = threading.Lock()
         self._anonymous: User | None = None
+        self.throttle = LoginThrottle(store)
 
     # -- users -------------------------------------------------------------------------------------
     def anonymous(self) -> User:
@@ -62,32 +68,55 @@ class AuthService:
         with self.store.read() as tx:
             return tx.users.get(user_id)
 
-    def check_password(self, login: str, password: str) -> User:
-        """The enabled user with these credentials allowed to log in; Unauthorized otherwise."""
+    def check_password(self, login: str, password: str, address: str | None = None) -> User:
+        """The enabled user with these credentials allowed to log in.
+
+        Raises Unauthorized for wrong credentials, TooManyRequests while the login or the client address
+        is blocked after failures. Costs an argon2 verification: call it off the event loop.
+        """
+        attempt = self.throttle.begin(login, address)
+        try:
+            user = self._verified(login, password)
+        except Unauthorized:
+            self.throttle.failed(attempt)
+            raise
+        self.throttle.succeeded(attempt)
+        self.permissions.require(user, "user", "login")
+        return user
+
+    def _verified(self, login: str, password: str) -> User:
         if not login or not password:
             raise Unauthorized(INVALID_LOGIN)
         with self.store.read() as tx:
             found = tx.users.by_login(login)
         if found is None:
-            hash_password(password)  # spend the same time as a real check: no user enumeration by timing
+            verify_nothing(password)  # the same time as a real check: no user enumeration by timing
             raise Unauthorized(INVALID_LOGIN)
         user, password_hash = found
-        if not verify_password(password_hash, password) or not user.enabled:
+        if not verify_password(password_hash, password) or not user.enabled or user.is_anonymous:
             raise Unauthorized(INVALID_LOGIN)
         if needs_rehash(password_hash):
             with self.store.write() as tx:
                 tx.users.set_password_hash(user.id, hash_password(password))
-        self.permissions.require(user, "user", "login")
         return user
 
-    def basic(self, login: str, password: str) -> User:
-        key = hmac.new(self.secret_key.encode(), f"{login}\x00{password}".encode(), hashlib.sha256).digest()
+    def cached_basic(self, login: str, password: str) -> User | None:
+        """The user of Basic credentials verified in the last minute, without argon2; None otherwise."""
+        cached = self._basic_cache.get(self._basic_key(login, password))
+        return cached[1] if cached is not None and cached[0] > time.monotonic() else None
+
+    def _basic_key(self, login: str, password: str) -> bytes:
+        message = f"{login}\x00{password}".encode("utf-8", "surrogateescape")
+        return hmac.new(self.secret_key.encode(), message, hashlib.sha256).digest()
+
+    def basic(self, login: str, password: str, address: str | None = None) -> User:
+        """Basic credentials: from the cache, else checked like a login (throttled, argon2)."""
+        cached = self.cached_basic(login, password)
+        if cached is not None:
+            return cached
+        user = self.check_password(login, password, address)
+        key = self._basic_key(login, password)
         now = time.monotonic()
-        with self._lock:
-            cached = self._basic_cache.get(key)
-        if cached is not None and cached[0] > now:
-            return cached[1]
-        user = self.check_password(login, password)
         with self._lock:
             if len(self._basic_cache) >= BASIC_CACHE_SIZE:
                 self._basic_cache.clear()
@@ -95,7 +124,9 @@ class AuthService:
         return user
 
     # -- sessions ----------------------------------------------------------------------------------
-    def start_session(self, user: User) -> Session:
+    def start_session(self, user: User, replaces: Session | None = None) -> Session:
+        """A new session with a fresh id; the one the client came with (if any) ends in the same
+        transaction, so an id known before the login is never the id of a logged-in session."""
         session = Session(
             id=secrets.token_urlsafe(24),
             user_id=user.id,
@@ -104,6 +135,8 @@ class AuthService:
         )
         with self.store.write() as tx:
             tx.sessions.purge_expired(int(time.time()))
+            if replaces is not None:
+                tx.sessions.delete(replaces.id)
             tx.sessions.create(session)
         return session
 
@@ -112,15 +145,26 @@ class AuthService:
             return tx.sessions.get(session_id, int(time.time()))
 
     def end_session(self, session_id: str) -> None:
+        """Log out: the session ends, and so does every JWT issued to its user until now."""
         with self.store.write() as tx:
-            if tx.sessions.get(session_id, int(time.time())) is None:
+            session = tx.sessions.get(session_id, int(time.time()))
+            if session is None:
                 raise NotFound.of("Session", session_id)
             tx.sessions.delete(session_id)
+            tx.users.end_token_epoch(session.user_id)
 
     # -- JWT ---------------------------------------------------------------------------------------
     def issue_token(self, user: User) -> str:
         now = int(time.time())
-        payload = {"iat": now, "exp": now + self.jwt_ttl, "roles": ["ROLE_USER"], "username": user.login}
+        with self.store.read() as tx:
+            epoch = tx.users.token_epoch(user.id)
+        payload = {
+            "iat": now,
+            "exp": now + self.jwt_ttl,
+            "roles": ["ROLE_USER"],
+            "username": user.login,
+            "epoch": epoch,
+        }
         return jwt.encode(payload, self.secret_key, algorithm="HS256")
 
     def user_from_token(self, token: str) -> User:
@@ -133,8 +177,10 @@ class AuthService:
         login = payload.get("username")
         if not isinstance(login, str):
             raise BadRequest("The JWT carries no username")
+        epoch = payload.get("epoch", 0)
         with self.store.read() as tx:
             found = tx.users.by_login(login)
-        if found is None or not found[0].enabled:
+            current = tx.users.token_epoch(found[0].id) if found is not None else None
+        if found is None or not found[0].enabled or epoch != current:
             raise Unauthorized("Invalid JWT")
         return found[0]

@@ -32,8 +32,8 @@ def create_session(req: RestRequest) -> WithHeaders | Empty:
             return WithHeaders(SessionView(current, req.cookie_name, current.csrf_token))
         if not req.user.is_anonymous:
             return Empty(409)
-    user = req.services.auth.check_password(login, password)
-    session = req.services.auth.start_session(user)
+    user = req.services.auth.check_password(login, password, req.client)
+    session = req.services.auth.start_session(user, replaces=current)
     return WithHeaders(
         SessionView(session, req.cookie_name, session.csrf_token),
         status=201,
@@ -74,7 +74,7 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
 
 def create_token(req: RestRequest) -> Token:
     node = req.input("JWTInput")
-    user = req.services.auth.check_password(node.string("username"), node.string("password"))
+    user = req.services.auth.check_password(node.string("username"), node.string("password"), req.client)
     return Token(req.services.auth.issue_token(user))
 
 

@@ -15,7 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, Table, create_engine, event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 
 
@@ -71,3 +72,14 @@ def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
         connection.execution_options(pressroom_write=write)
         with connection.begin():
             yield connection
+
+
+def upsert(connection: Connection, table: Table, values: dict[str, Any], changes: dict[str, Any]) -> Any:
+    """``INSERT ... ON CONFLICT (primary key) DO UPDATE``: one statement, safe against a concurrent insert.
+
+    ``changes`` may refer to the stored row through ``table.c``. Returns the statement, to add RETURNING.
+    """
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(table).values(**values)
+    keys = [column.name for column in table.primary_key.columns]
+    return statement.on_conflict_do_update(index_elements=keys, set_=changes)

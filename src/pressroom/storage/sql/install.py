@@ -9,7 +9,7 @@ import orjson
 from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
 
 from pressroom.domain.language import Language
-from pressroom.domain.passwords import hash_password
+from pressroom.domain.passwords import UNUSABLE_HASH, hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.language import language_row
@@ -25,6 +25,8 @@ OBJECT_STATE_GROUPS = [(2, "ez_lock", "Lock")]
 OBJECT_STATES = [(1, 2, "not_locked", "Not locked", 0), (2, 2, "locked", "Locked", 1)]
 # content id, login, email, max_login
 USERS = [(10, "anonymous", "anonymous@link.invalid", 1000), (14, "admin", "admin@link.invalid", 10)]
+# The reference seeds anonymous with admin's hash (install.md §8); here it gets one no password matches.
+ANONYMOUS_ID = 10
 
 
 class DatabaseNotEmpty(Exception):
@@ -85,7 +87,7 @@ def load_clean_install(connection: Connection, admin_password: str, languages: S
                 "login": login,
                 "login_normalized": login.lower(),
                 "email": email,
-                "password_hash": password_hash,
+                "password_hash": UNUSABLE_HASH if cid == ANONYMOUS_ID else password_hash,
                 "enabled": True,
                 "max_login": max_login,
             }

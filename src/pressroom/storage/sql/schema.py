@@ -67,6 +67,25 @@ sessions = Table(
 )
 Index("ix_sessions_expires_at", sessions.c.expires_at)
 
+# Bumped when the user logs out: a JWT carries the epoch it was issued in and is dead once it changes.
+token_epochs = Table(
+    "token_epochs",
+    metadata,
+    Column("user_id", Integer, ForeignKey("users.content_id", ondelete="CASCADE"), primary_key=True),
+    Column("epoch", Integer, nullable=False),
+)
+
+# Failed logins per key ("login:<login>" or "address:<client>"), shared by every process on the database.
+login_failures = Table(
+    "login_failures",
+    metadata,
+    Column("key", String(200), primary_key=True),
+    Column("failures", Integer, nullable=False),
+    Column("last_failure_at", Integer, nullable=False),
+    Column("blocked_until", Integer, nullable=False),
+)
+Index("ix_login_failures_last_failure_at", login_failures.c.last_failure_at)
+
 # Named counters for ids that are shared across rows with composite keys (content type and field
 # definition ids are the same for the DEFINED and DRAFT rows). Incremented with UPDATE ... RETURNING.
 sequences = Table(

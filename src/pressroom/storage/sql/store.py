@@ -20,6 +20,7 @@ from pressroom.storage.sql.location import SqlLocationGateway
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.section import SqlSectionGateway
+from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.url_alias import SqlUrlAliasGateway, SqlUrlWildcardGateway
 from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, SqlUserGateway
 
@@ -86,6 +87,10 @@ class SqlTx:
     @cached_property
     def url_wildcards(self) -> SqlUrlWildcardGateway:
         return SqlUrlWildcardGateway(self.connection)
+
+    @cached_property
+    def login_failures(self) -> SqlLoginFailureGateway:
+        return SqlLoginFailureGateway(self.connection)
 
 
 OUT_OF_RANGE = "A number in the request is outside the range the repository stores"

@@ -8,10 +8,12 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pressroom.domain.user import Session, User
-from pressroom.storage.sql.schema import sessions, settings, users
+from pressroom.storage.sql.engine import upsert
+from pressroom.storage.sql.schema import sessions, settings, token_epochs, users
 
 _USER_BY_ID = select(users).where(users.c.content_id == bindparam("id"))
 _USER_BY_LOGIN = select(users).where(users.c.login_normalized == bindparam("login"))
+_TOKEN_EPOCH = select(token_epochs.c.epoch).where(token_epochs.c.user_id == bindparam("id"))
 _SESSION = select(sessions).where(sessions.c.id == bindparam("id"), sessions.c.expires_at > bindparam("now"))
 
 
@@ -35,6 +37,13 @@ class SqlUserGateway:
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         self.c.execute(update(users).where(users.c.content_id == user_id).values(password_hash=password_hash))
+
+    def token_epoch(self, user_id: int) -> int:
+        return int(self.c.execute(_TOKEN_EPOCH, {"id": user_id}).scalar() or 0)
+
+    def end_token_epoch(self, user_id: int) -> None:
+        values = {"user_id": user_id, "epoch": 1}
+        self.c.execute(upsert(self.c, token_epochs, values, {"epoch": token_epochs.c.epoch + 1}))
 
 
 class SqlSessionGateway:
