@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -124,15 +125,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Granian server on a free port over a fresh SQLite file; yields its base URL."""
-    root = tmp_path_factory.mktemp("live")
+@contextmanager
+def running_server(root: Path, **env_overrides: str) -> Iterator[str]:
+    """A real Granian server (``pressroom serve``) on a free port over a fresh SQLite file in ``root``,
+    with ``PRESSROOM_*`` overrides; yields its base URL and stops it afterwards."""
     port = free_port()
     env = dict(os.environ)
     env.update(
         PRESSROOM_DATABASE_URL=f"sqlite:///{root / 'live.db'}",
         PRESSROOM_FILE_ROOT=str(root / "files"),
+        **env_overrides,
     )
     process = subprocess.Popen(
         [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port)],
@@ -155,3 +157,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real Granian server on a free port over a fresh SQLite file; yields its base URL."""
+    with running_server(tmp_path_factory.mktemp("live")) as base:
+        yield base

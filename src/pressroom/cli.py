@@ -8,6 +8,7 @@ import os
 import sys
 
 from granian.constants import Interfaces
+from granian.http import HTTP1Settings
 from granian.server import Server
 
 from pressroom.app import install
@@ -57,6 +58,9 @@ def _serve(args: argparse.Namespace) -> int:
     # Workers are separate processes: they read the settings from the environment.
     os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
     print(f"Pressroom on http://{args.host}:{args.port}/api/ibexa/v2/ ({args.workers} worker(s))")
+    # Slow clients: headers must arrive within header_read_timeout_ms, a body that stalls ends in a 408
+    # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
+    # requests holds a bounded number of slots for a bounded time.
     Server(
         "pressroom.app:asgi_from_env",
         address=args.host,
@@ -65,6 +69,9 @@ def _serve(args: argparse.Namespace) -> int:
         interface=Interfaces.ASGI,
         factory=True,
         log_access=args.access_log,
+        backlog=settings.backlog,
+        backpressure=settings.max_concurrent_requests,
+        http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
     ).serve()
     return 0
 

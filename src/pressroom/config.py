@@ -45,10 +45,11 @@ class Settings:
     # A client that sends nothing of its body for this long gets a 408 and its connection back.
     body_read_timeout_seconds: float = 10.0
     # Granian: time to receive the request headers, connections queued by the kernel, and requests one
-    # worker handles at once (a slow client holds one of those only until the timeouts above end it).
+    # worker takes at once. A request waiting for its body costs little, so there is room for many, and a
+    # stalled one holds its place only until a timeout ends it.
     header_read_timeout_ms: int = 5000
     backlog: int = 2048
-    max_concurrent_requests: int = 512
+    max_concurrent_requests: int = 2048
     file_root: Path = field(default_factory=lambda: Path("var/storage"))
     cookie_secure: bool = False
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
