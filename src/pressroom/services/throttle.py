@@ -37,6 +37,10 @@ ADDRESS = Policy(allowed=20, first_block=30, max_block=900)
 FORGET_AFTER = 3600
 
 
+def _now() -> int:
+    return int(time.time())
+
+
 def address_key(address: str) -> str:
     """IPv6 clients are counted per /64 (one host usually owns the whole prefix)."""
     try:
@@ -71,7 +75,7 @@ class LoginThrottle:
         keys = [(login_key(login), LOGIN)]
         if address:
             keys.append((address_key(address), ADDRESS))
-        now = int(time.time())
+        now = _now()
         with self.store.read() as tx:
             found = tx.login_failures.get([key for key, _ in keys])
         blocked_until = max((f.blocked_until for f in found.values()), default=0)
@@ -81,7 +85,7 @@ class LoginThrottle:
         return Attempt(tuple(keys), frozenset(found))
 
     def failed(self, attempt: Attempt) -> None:
-        now = int(time.time())
+        now = _now()
         with self.store.write() as tx:
             gateway = tx.login_failures
             gateway.purge(now - FORGET_AFTER, now)
