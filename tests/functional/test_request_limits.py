@@ -24,25 +24,21 @@ def padded(root: str, size: int) -> bytes:
     return orjson.dumps({root: {"identifier": "padded", "name": "x" * size}})
 
 
+def refused(api: Api, path: str, root: str, body: bytes | str, fmt: str = "json") -> str:
+    """POST a body that must be a 413; return the ErrorMessage description."""
+    response = api.post(path, body=body, content_type=media(root, fmt), accept="application/json")
+    description: str = error_message(response, 413)["errorDescription"]
+    return description
+
+
 def test_an_anonymous_body_over_64_kib_is_413(client: TestClient) -> None:
-    response = Api(client, auth=None).post(
-        "/user/sessions",
-        body=padded("SessionInput", 70 * 1024),
-        content_type=media("SessionInput"),
-        accept=media("Session"),
-    )
-    description = error_message(response, 413)["errorDescription"]
+    body = padded("SessionInput", 70 * 1024)
+    description = refused(Api(client, auth=None), "/user/sessions", "SessionInput", body)
     assert description == "The request body exceeds 65536 bytes, the limit for anonymous callers"
 
 
 def test_a_logged_in_body_without_files_over_1_mib_is_413(api: Api) -> None:
-    response = api.post(
-        "/content/sections",
-        body=padded("SectionInput", 1024 * 1024),
-        content_type=media("SectionInput"),
-        accept=media("Section"),
-    )
-    description = error_message(response, 413)["errorDescription"]
+    description = refused(api, "/content/sections", "SectionInput", padded("SectionInput", 1024 * 1024))
     assert description == "The request body exceeds 1048576 bytes, the limit for input that carries no files"
     assert section_identifiers(api) == CLEAN_SECTIONS
 
@@ -57,25 +53,15 @@ def test_inputs_that_carry_files_keep_the_large_limit(api: Api, content_type: st
 
 def test_a_body_with_too_many_attributes_is_413_naming_the_limit(api: Api) -> None:
     attributes = " ".join(f'a{i}="x"' for i in range(LIMITS.attributes + 1))
-    response = api.post(
-        "/content/sections",
-        body=f"<SectionInput {attributes}><identifier>x</identifier><name>x</name></SectionInput>",
-        content_type=media("SectionInput", "xml"),
-        accept=media("Section"),
-    )
-    description = error_message(response, 413)["errorDescription"]
+    body = f"<SectionInput {attributes}><identifier>x</identifier><name>x</name></SectionInput>"
+    description = refused(api, "/content/sections", "SectionInput", body, "xml")
     assert description == f"An XML element has more than {LIMITS.attributes} attributes"
     assert section_identifiers(api) == CLEAN_SECTIONS
 
 
 def test_a_body_of_many_empty_elements_is_413_naming_the_limit(api: Api) -> None:
-    response = api.post(
-        "/content/sections",
-        body=b"<SectionInput>" + b"<a/>" * (LIMITS.elements + 1) + b"</SectionInput>",
-        content_type=media("SectionInput", "xml"),
-        accept=media("Section"),
-    )
-    description = error_message(response, 413)["errorDescription"]
+    body = b"<SectionInput>" + b"<a/>" * (LIMITS.elements + 1) + b"</SectionInput>"
+    description = refused(api, "/content/sections", "SectionInput", body, "xml")
     assert description == f"The XML document has more than {LIMITS.elements} elements"
 
 
