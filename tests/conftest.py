@@ -13,8 +13,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import boto3
 import httpx
 import pytest
+from moto.server import ThreadedMotoServer
 from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
@@ -164,3 +166,25 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real Granian server on a free port over a fresh SQLite file; yields its base URL."""
     with running_server(tmp_path_factory.mktemp("live")) as base:
         yield base
+
+
+@pytest.fixture(scope="session")
+def s3_endpoint() -> Iterator[str]:
+    """A real S3 API on 127.0.0.1, with throwaway credentials in the environment."""
+    for name in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        os.environ.setdefault(name, "testing")
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3_url(s3_endpoint: str) -> str:
+    """A fresh bucket; the store keeps its files under a prefix in it."""
+    bucket = f"pressroom-{uuid.uuid4().hex[:12]}"
+    boto3.client("s3", endpoint_url=s3_endpoint, region_name="us-east-1").create_bucket(Bucket=bucket)
+    return f"s3://{bucket}/files?endpoint={s3_endpoint}"

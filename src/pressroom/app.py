@@ -7,6 +7,7 @@ import logging
 from sqlalchemy import Engine
 
 from pressroom.config import Settings, settings_from_env
+from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
@@ -27,6 +28,7 @@ from pressroom.services.section import SectionService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.version import VersionService
 from pressroom.storage.files import LocalFileStore
+from pressroom.storage.s3files import S3FileStore
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised
 from pressroom.storage.sql.store import SqlStore
@@ -34,8 +36,19 @@ from pressroom.storage.sql.store import SqlStore
 log = logging.getLogger("pressroom")
 
 
+def open_file_store(settings: Settings) -> FileStore:
+    """``PRESSROOM_FILE_STORE``: an ``s3://bucket/prefix?endpoint=...`` URL, or empty for the local
+    directory ``PRESSROOM_FILE_ROOT``."""
+    if settings.file_store.startswith("s3://"):
+        return S3FileStore(settings.file_store)
+    if settings.file_store:
+        raise ValueError(f"PRESSROOM_FILE_STORE '{settings.file_store}' is not an s3:// URL")
+    return LocalFileStore(settings.file_root)
+
+
 def build_services(settings: Settings, engine: Engine) -> Services:
     store = SqlStore(engine, settings.anonymous_user_id)
+    files = open_file_store(settings)
     secret = settings.secret_key
     if not secret:
         with store.read() as tx:
@@ -58,12 +71,10 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         content_type_groups=ContentTypeGroupService(store, permissions),
         content_types=ContentTypeService(store, permissions),
         field_definitions=FieldDefinitionService(store, permissions),
-        files=FileService(LocalFileStore(settings.file_root), permissions),
-        images=ImageService(
-            store, permissions, LocalFileStore(settings.file_root), settings.image_variations
-        ),
-        content=ContentService(store, permissions, LocalFileStore(settings.file_root)),
-        versions=VersionService(store, permissions, LocalFileStore(settings.file_root)),
+        files=FileService(files, permissions),
+        images=ImageService(store, permissions, files, settings.image_variations),
+        content=ContentService(store, permissions, files),
+        versions=VersionService(store, permissions, files),
         relations=RelationService(store, permissions),
         locations=LocationService(store, permissions),
         object_states=ObjectStateService(store, permissions),

@@ -51,6 +51,8 @@ class Settings:
     backlog: int = 2048
     max_concurrent_requests: int = 2048
     file_root: Path = field(default_factory=lambda: Path("var/storage"))
+    # Empty: files under file_root. "s3://bucket/prefix?endpoint=...&region=...": S3-compatible storage.
+    file_store: str = ""
     cookie_secure: bool = False
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
     image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
@@ -99,6 +101,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "BACKLOG": ("backlog", int),
         "MAX_CONCURRENT_REQUESTS": ("max_concurrent_requests", int),
         "FILE_ROOT": ("file_root", Path),
+        "FILE_STORE": ("file_store", str),
         "COOKIE_SECURE": ("cookie_secure", _bool),
         "DEBUG": ("debug", _bool),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),

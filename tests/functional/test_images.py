@@ -202,3 +202,19 @@ def test_image_asset_field_shows_the_variations_of_its_destination(api: Api) -> 
     assert photo["variations"] == image["variations"]
     small = variation(api, photo["variations"]["small"]["href"])
     assert (small["width"], small["height"]) == (100, 67)
+
+
+def test_images_and_variations_on_s3_storage(tmp_path: Any, sqlite_url: str, s3_url: str) -> None:
+    from pressroom.app import create_app
+    from pressroom.config import Settings
+
+    settings = Settings(database_url=sqlite_url, file_root=tmp_path / "unused", file_store=s3_url)
+    with TestClient(create_app(settings)) as client:
+        api = Api(client)
+        data = jpeg(640, 480)
+        _, value = image_item(api, data)
+        assert api.get(value["uri"]).content == data
+        small = variation(api, value["variations"]["small"]["href"])
+        served = api.get(small["uri"])
+        assert (served.status_code, len(served.content)) == (200, small["fileSize"])
+    assert not (tmp_path / "unused").exists()  # nothing went to the local directory

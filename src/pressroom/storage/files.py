@@ -12,6 +12,7 @@ import os
 import re
 import tempfile
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 from pressroom.domain.errors import InvalidArgument, NotFound
@@ -32,6 +33,17 @@ def sanitize_file_name(file_name: str) -> str:
             stem[: MAX_NAME_LENGTH - len(extension) - 1] + dot + extension if dot else base[:MAX_NAME_LENGTH]
         )
     return base or "file"
+
+
+def check_file_id(file_id: str) -> list[str]:
+    """The segments of a well-formed file id; raises InvalidArgument for anything that could name a
+    place outside the store (``..``, absolute, backslash, NUL, odd characters)."""
+    segments = file_id.split("/")
+    if not file_id or "\\" in file_id or file_id.startswith("/") or "\x00" in file_id:
+        raise InvalidArgument(f"Invalid file id '{file_id}'")
+    if any(segment in ("", ".", "..") or not _SEGMENT.fullmatch(segment) for segment in segments):
+        raise InvalidArgument(f"Invalid file id '{file_id}'")
+    return segments
 
 
 class LocalFileStore:
@@ -82,14 +94,15 @@ class LocalFileStore:
                 break
             directory = directory.parent
 
+    def file_ids(self) -> Iterator[str]:
+        """Every stored file id (for integrity checks and orphan sweeps); temporary files are skipped."""
+        for path in self._root.rglob("*"):
+            if path.is_file() and not path.name.startswith(".upload-"):
+                yield path.relative_to(self._root).as_posix()
+
     def _path(self, file_id: str) -> Path:
         """The path of a file id; raises InvalidArgument for an id that could leave the root."""
-        segments = file_id.split("/")
-        if not file_id or "\\" in file_id or file_id.startswith("/") or "\x00" in file_id:
-            raise InvalidArgument(f"Invalid file id '{file_id}'")
-        if any(segment in ("", ".", "..") or not _SEGMENT.fullmatch(segment) for segment in segments):
-            raise InvalidArgument(f"Invalid file id '{file_id}'")
-        path = self._root.joinpath(*segments)
+        path = self._root.joinpath(*check_file_id(file_id))
         if not path.resolve().is_relative_to(self._root):
             raise InvalidArgument(f"Invalid file id '{file_id}'")
         return path

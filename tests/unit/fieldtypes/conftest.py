@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from pressroom.domain.errors import NotFound
@@ -44,6 +46,9 @@ class MemoryFileStore:
 
     def delete(self, file_id: str) -> None:
         self.files.pop(file_id, None)
+
+    def file_ids(self) -> Iterator[str]:
+        return iter(list(self.files))
 
 
 @pytest.fixture

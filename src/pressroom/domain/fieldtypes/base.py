@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
@@ -81,6 +81,10 @@ class FileStore(Protocol):
         ...
 
     def delete(self, file_id: str) -> None: ...
+
+    def file_ids(self) -> Iterator[str]:
+        """Every stored file id, in no particular order (for integrity checks and orphan sweeps)."""
+        ...
 
 
 class FieldType(ABC):
