@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.functional.content_support import (
     ARTICLE,
     INTRO,
