@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from tests.functional.content_support import encode
 from tests.functional.support import error_message
-from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
+from tests.helpers import EZ_PREFIX, PREFIX, Api, StatementCounter, media, xml
 
 DIALECTS = [pytest.param(PREFIX, "ibexa", id="ibexa"), pytest.param(EZ_PREFIX, "ez", id="ez")]
 
@@ -133,3 +133,13 @@ def test_wrong_media_type_is_415_and_only_post_is_allowed(api: Api) -> None:
     )
     error_message(response, 415)
     assert api.request("OPTIONS", "/content/types/view").headers["allow"] == "POST"
+
+
+def test_statements_do_not_grow_with_the_page(api: Api) -> None:
+    def count(limit: int) -> int:
+        with StatementCounter() as counter:
+            assert len(identifiers(api, {"limit": limit})) == limit
+        return counter.count
+
+    identifiers(api, {"limit": 1})  # the first request of a client also loads its user
+    assert count(1) == count(6) == 4  # a transaction, then one query per table (types, groups, fields)

@@ -20,7 +20,7 @@ from tests.functional.content_support import (
     version,
 )
 from tests.functional.support import error_message
-from tests.helpers import PREFIX, Api, media, xml
+from tests.helpers import PREFIX, Api, StatementCounter, media, xml
 
 
 def relate(api: Api, content_id: int, version_no: int, destination: int, fmt: str = "json") -> Any:
@@ -216,3 +216,25 @@ def test_relations_to_deleted_content_are_removed(api: Api) -> None:
     relate(api, source["_id"], 1, target["_id"])
     assert api.delete(f"/content/objects/{target['_id']}").status_code == 204
     assert relations(api, source["_id"], 1) == []
+
+
+def test_relation_upkeep_does_not_grow_with_the_links(api: Api) -> None:
+    """Location targets are resolved and destinations checked in one statement each, whatever the count."""
+    targets = [published_folder(api, f"Target {n}") for n in range(4)]
+
+    def create_with_links(count: int) -> int:
+        links = "".join(
+            f'<link xlink:href="ezcontent://{t["_id"]}">c</link>'
+            f'<link xlink:href="ezlocation://{t["MainLocation"]["_href"].rsplit("/", 1)[1]}">l</link>'
+            for t in targets[:count]
+        )
+        data = content_create(
+            [field("title", "Counted"), field("intro", rich_text(f"<para>{links}</para>"))], type_id=ARTICLE
+        )
+        with StatementCounter() as counter:
+            created = post_content(api, data)
+        assert created.status_code == 201, created.text
+        assert len(relations(api, created.json()["Content"]["_id"], 1)) == count
+        return counter.count
+
+    assert create_with_links(1) == create_with_links(4)
