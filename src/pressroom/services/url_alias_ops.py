@@ -3,8 +3,10 @@ content's names (on publish, rename, new location, move, swap, recovery), removi
 locations, building paths and resolving them (domain/url_alias.py explains the model).
 
 The tree code calls ``refresh_location_aliases`` after a location got a new parent or another content
-item (move, swap, copy, recovery from the trash), and ``remove_location_aliases`` when locations are
-deleted or trashed.
+item (move: the moved location only, its subtree follows; swap: both at once), ``refresh_subtree_aliases``
+after a subtree came back from the trash, and ``remove_subtree_aliases`` (before the rows go) or
+``remove_location_aliases`` when locations are deleted or trashed. Copies are published, and publishing
+makes their aliases.
 """
 
 from __future__ import annotations
@@ -73,6 +75,16 @@ def refresh_location_aliases(
     swapped content may take each other's names.
     """
     located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
+    _refresh(tx, located, names or {})
+
+
+def refresh_subtree_aliases(tx: Tx, path_string: str) -> None:
+    """Generate the aliases of a whole subtree (``/1/2/59/``) that has none, or whose entries went with
+    it to the trash: after a recovery. The locations are read in one query."""
+    _refresh(tx, tx.locations.subtree(path_string), {})
+
+
+def _refresh(tx: Tx, located: list[Location], names: Mapping[int, dict[str, str]]) -> None:
     located = [loc for loc in located if loc.content_id is not None and loc.id != CONTENT_ROOT_LOCATION_ID]
     if not located:
         return
@@ -83,7 +95,7 @@ def refresh_location_aliases(
     state = {key: replace(e, is_original=False) for key, e in stored.items()}
     nodes = {e.location_id: e.node for e in own if e.location_id is not None}
     _load_parent_nodes(tx, located, nodes)
-    known = dict(names or {})
+    known = dict(names)
     fresh: set[Key] = set()  # keys no entry had: inserted, not updated
     for location in located:
         assert location.content_id is not None
