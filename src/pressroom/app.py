@@ -8,6 +8,8 @@ from sqlalchemy import Engine
 
 from pressroom.config import Settings, settings_from_env
 from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.logs import configure_logging
+from pressroom.metrics import count_statements
 from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
@@ -18,6 +20,7 @@ from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
+from pressroom.services.health import HealthService
 from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
@@ -72,6 +75,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         content_types=ContentTypeService(store, permissions),
         field_definitions=FieldDefinitionService(store, permissions),
         files=FileService(files, permissions),
+        health=HealthService(store),
         images=ImageService(store, permissions, files, settings.image_variations),
         content=ContentService(store, permissions, files),
         versions=VersionService(store, permissions, files),
@@ -94,6 +98,7 @@ def install(settings: Settings, engine: Engine, *, force: bool = False) -> None:
 def create_app(settings: Settings | None = None, *, initialise_empty: bool = True) -> RestApp:
     """Build the application; an empty database gets the schema and the clean install first."""
     settings = settings or settings_from_env()
+    count_statements()
     engine = make_engine(settings.database_url)
     if initialise_empty and not is_initialised(engine):
         log.info("empty database: creating the schema and loading the clean install")
@@ -103,4 +108,6 @@ def create_app(settings: Settings | None = None, *, initialise_empty: bool = Tru
 
 def asgi_from_env() -> RestApp:
     """Entry point for Granian workers (``pressroom.app:asgi_from_env``, factory mode)."""
-    return create_app(settings_from_env(), initialise_empty=False)
+    settings = settings_from_env()
+    configure_logging(settings.log_format)
+    return create_app(settings, initialise_empty=False)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
+import tempfile
 
 from granian.constants import Interfaces
 from granian.http import HTTP1Settings
@@ -14,6 +14,7 @@ from granian.server import Server
 from pressroom.app import install
 from pressroom.config import comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
+from pressroom.logs import configure_logging
 from pressroom.services.language import LanguageService
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
@@ -57,6 +58,11 @@ def _serve(args: argparse.Namespace) -> int:
     engine.dispose()
     # Workers are separate processes: they read the settings from the environment.
     os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
+    if args.access_log:
+        os.environ["PRESSROOM_ACCESS_LOG"] = "1"
+    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pressroom-metrics-")
     print(f"Pressroom on http://{args.host}:{args.port}/api/ibexa/v2/ ({args.workers} worker(s))")
     # Slow clients: headers must arrive within header_read_timeout_ms, a body that stalls ends in a 408
     # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
@@ -68,7 +74,7 @@ def _serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         interface=Interfaces.ASGI,
         factory=True,
-        log_access=args.access_log,
+        log_access=False,  # our own access log (PRESSROOM_ACCESS_LOG) has route, user and request id
         backlog=settings.backlog,
         backpressure=settings.max_concurrent_requests,
         http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
@@ -77,7 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(settings_from_env().log_format)
     parser = argparse.ArgumentParser(prog="pressroom", description="Pressroom content repository server")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP server (initialises an empty database first)")
@@ -85,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=int(os.environ.get("PRESSROOM_PORT", "8080")))
     serve.add_argument("--workers", type=int, default=int(os.environ.get("PRESSROOM_WORKERS", "1")))
     serve.add_argument("--database-url", default=None, help="sqlite:///path or postgresql://...")
-    serve.add_argument("--access-log", action="store_true")
+    serve.add_argument("--access-log", action="store_true", help="one JSON line per request (stderr)")
     serve.set_defaults(run=_serve)
     init = commands.add_parser("init", help="create the schema and load the clean install")
     init.add_argument("--database-url", default=None)

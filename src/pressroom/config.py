@@ -54,6 +54,9 @@ class Settings:
     # Empty: files under file_root. "s3://bucket/prefix?endpoint=...&region=...": S3-compatible storage.
     file_store: str = ""
     cookie_secure: bool = False
+    # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
+    access_log: bool = False
+    log_format: str = "json"
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
     image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
     debug: bool = False
@@ -103,6 +106,8 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "FILE_ROOT": ("file_root", Path),
         "FILE_STORE": ("file_store", str),
         "COOKIE_SECURE": ("cookie_secure", _bool),
+        "ACCESS_LOG": ("access_log", _bool),
+        "LOG_FORMAT": ("log_format", str),
         "DEBUG": ("debug", _bool),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),
     }

@@ -26,10 +26,12 @@ from pressroom.domain.errors import (
 )
 from pressroom.domain.tags import tag_matches
 from pressroom.domain.user import User
+from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, check_expected_user, clearing_cookie, identify
 from pressroom.rest.errors import represent_error
 from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
+from pressroom.rest.operations import Trace, request_id
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
@@ -75,10 +77,27 @@ class RestApp:
             return
         if scope["type"] != "http":
             return
-        reply = await self.handle(scope, receive)
+        trace = Trace(request_id(_raw_header(scope, b"x-request-id")), scope["method"], scope["path"])
+        if scope["path"] in operations.PATHS:
+            reply = self._operation(scope["path"], trace)
+        else:
+            reply = await self.handle(scope, receive, trace)
+        reply.header("x-request-id", trace.request_id)
         await send({"type": "http.response.start", "status": reply.status, "headers": reply.headers})
         body = b"" if scope["method"] == "HEAD" else reply.body
         await send({"type": "http.response.body", "body": body})
+        trace.finish(reply.status, self.settings.access_log)
+
+    def _operation(self, path: str, trace: Trace) -> Reply:
+        trace.route = "operations" + path.replace("/", ".")
+        result = operations.answer(path, self.services.health.ready)
+        reply = Reply(result.status, result.body)
+        reply.header("content-type", result.content_type)
+        reply.header("cache-control", "no-store")
+        for name, value in result.headers:
+            reply.header(name, value)
+        reply.header("content-length", str(len(result.body)))
+        return reply
 
     def _dialect(self, path: str) -> tuple[Dialect, str] | None:
         for dialect in self.dialects:
@@ -86,7 +105,7 @@ class RestApp:
                 return dialect, path[len(dialect.prefix) :] or "/"
         return None
 
-    async def handle(self, scope: Scope, receive: Receive) -> Reply:
+    async def handle(self, scope: Scope, receive: Receive, trace: Trace) -> Reply:
         headers = Headers(scope=scope)
         accept = negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
@@ -111,11 +130,13 @@ class RestApp:
                 reply.header("content-length", "0")
                 return reply
             route, params = self.router.match(method, path)
+            trace.route = route.name
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
             address = _client_address(scope)
             auth = self.services.auth
             caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
+            trace.user_id = caller.user.id
             check_expected_user(headers, caller.user)
             limit = body_limit(self.settings, caller.user, headers.get("content-type"))
             body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
@@ -221,6 +242,13 @@ class RestApp:
         if isinstance(error, TooManyRequests):
             reply.header("retry-after", str(error.retry_after))
         return reply
+
+
+def _raw_header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
 
 
 def _client_address(scope: Scope) -> str | None:

@@ -11,6 +11,7 @@ from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
+from pressroom.services.health import HealthService
 from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService
 from pressroom.services.location import LocationService
@@ -39,5 +40,6 @@ class Services:
     object_states: ObjectStateService
     bookmarks: BookmarkService
     images: ImageService
+    health: HealthService
     url_aliases: UrlAliasService
     url_wildcards: UrlWildcardService

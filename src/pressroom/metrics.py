@@ -1,0 +1,66 @@
+"""Prometheus metrics: requests by route and status, their latency, and SQL statements sent.
+
+With several Granian workers each worker is a process: ``serve`` points ``PROMETHEUS_MULTIPROC_DIR`` at
+a fresh directory before the workers start, and ``/metrics`` then sums what every worker recorded. The
+workers are forked after this module is imported, so the metrics (and prometheus_client's choice of
+value storage, made from that variable) are created on first use in each process, not at import.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
+from sqlalchemy import Engine, event
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    requests: Counter
+    duration: Histogram
+    statements: Counter
+
+
+@cache
+def metrics() -> Metrics:
+    """This process's metrics, created on first use."""
+    values.ValueClass = values.get_value_class()  # type: ignore[no-untyped-call]  # file-backed in multiprocess mode
+    return Metrics(
+        requests=Counter("pressroom_requests", "HTTP requests answered", ["route", "method", "status"]),
+        duration=Histogram(
+            "pressroom_request_duration_seconds",
+            "Time from the request's arrival to its answer",
+            ["route"],
+            buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
+        ),
+        statements=Counter("pressroom_sql_statements", "SQL statements sent to the database"),
+    )
+
+
+def observe_request(route: str, method: str, status: int, seconds: float) -> None:
+    recorded = metrics()
+    recorded.requests.labels(route, method, str(status)).inc()
+    recorded.duration.labels(route).observe(seconds)
+
+
+def _count_statement(*_args: Any) -> None:
+    metrics().statements.inc()
+
+
+def count_statements() -> None:
+    """Count the statements of every engine of this process (idempotent)."""
+    if not event.contains(Engine, "before_cursor_execute", _count_statement):
+        event.listen(Engine, "before_cursor_execute", _count_statement)
+
+
+def render_metrics() -> bytes:
+    """The Prometheus text of this process, or of all workers in multiprocess mode."""
+    metrics()
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry)
+    return generate_latest()
