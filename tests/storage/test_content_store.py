@@ -1,17 +1,17 @@
 """Content, versions, fields, relations and locations in SQL, on SQLite and PostgreSQL
-(install.md §6-§7, §12), and version numbers under concurrent writers in separate processes."""
+(install.md §6-§7, §12); concurrent writers are in test_content_concurrency.py."""
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
-from pressroom.domain.content import COMMON, ContentCreate, FieldInput, NewContent
+from pressroom.domain.content import COMMON, ContentCreate, FieldInput, NewContent, NewVersion
 from pressroom.domain.errors import ContentValidationError, Forbidden, NotFound
 from pressroom.domain.location import LocationCreate
 from pressroom.domain.user import User
@@ -97,6 +97,15 @@ def test_version_numbers_and_fields_round_trip(store: SqlStore) -> None:
     assert info is not None and (info.status, info.main_location_id, info.names) == ("DRAFT", None, {})
 
 
+def test_only_a_taken_unique_key_is_forbidden(store: SqlStore) -> None:
+    """A duplicate key is the "already exists" 403; any other integrity error is a bug, never a 403."""
+    draft = NewVersion(1, 9, 14, NOW, "eng-GB", ("eng-GB",), {"eng-GB": "Twin"})
+    with pytest.raises(Forbidden), store.write() as tx:
+        tx.content.create_version(draft)
+    with pytest.raises(IntegrityError), store.write() as tx:
+        tx.content.create_version(replace(draft, content_id=999_999, version_no=1))
+
+
 def test_drafts_by_creator(store: SqlStore, tmp_path: Path) -> None:
     content, _ = services(store, tmp_path)
     draft = content.create(ADMIN, folder("Mine"))
@@ -143,56 +152,6 @@ def test_publish_twice_is_forbidden_and_subtree_delete(store: SqlStore, tmp_path
     with store.read() as tx:
         assert tx.content.get(child.content.id) is None
         assert tx.locations.get(location) is None
-
-
-# -- concurrency -------------------------------------------------------------------------------------
-
-DRAFTS_PER_PROCESS = 15
-
-
-def _make_drafts(
-    database_url: str, content_id: int, root: str, start: Any, queue: multiprocessing.Queue[list[int]]
-) -> None:
-    engine = make_engine(database_url)
-    store = SqlStore(engine)
-    _, versions = services(store, Path(root))
-    versions.load(ADMIN, content_id, 1)  # connect and import before both start together
-    start.wait(60)
-    numbers = [versions.copy(ADMIN, content_id, 1).info.version_no for _ in range(DRAFTS_PER_PROCESS)]
-    engine.dispose()
-    queue.put(numbers)
-
-
-def test_concurrent_drafts_get_unique_increasing_numbers(database_url: str, tmp_path: Path) -> None:
-    engine = make_engine(database_url)
-    content, versions = services(SqlStore(engine), tmp_path)
-    item = content.create(ADMIN, folder("Contended"))
-    versions.publish(ADMIN, item.content.id, 1)
-    engine.dispose()
-    context = multiprocessing.get_context("spawn")
-    queue: multiprocessing.Queue[list[int]] = context.Queue()
-    start = context.Barrier(2)
-    workers = [
-        context.Process(
-            target=_make_drafts, args=(database_url, item.content.id, str(tmp_path), start, queue)
-        )
-        for _ in range(2)
-    ]
-    for worker in workers:
-        worker.start()
-    results = [queue.get(timeout=120) for _ in workers]
-    for worker in workers:
-        worker.join(timeout=60)
-        assert worker.exitcode == 0
-    numbers = [n for result in results for n in result]
-    assert sorted(numbers) == list(range(2, 2 + 2 * DRAFTS_PER_PROCESS))
-    for result in results:
-        assert result == sorted(result)
-    engine = make_engine(database_url)
-    with SqlStore(engine).read() as tx:
-        stored = [v.version_no for v in tx.content.list_versions(item.content.id)]
-    engine.dispose()
-    assert stored == list(range(1, 2 + 2 * DRAFTS_PER_PROCESS))
 
 
 def test_ids_beyond_what_the_columns_hold_are_client_errors(database_url: str, tmp_path: Path) -> None:

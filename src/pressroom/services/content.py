@@ -36,6 +36,7 @@ from pressroom.services.content_ops import (
     get_location,
     installed_languages,
     load_version,
+    lock_content,
     new_remote_id,
     publish,
     refresh_visibility,
@@ -170,7 +171,7 @@ class ContentService:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             if if_match is not None and not tag_matches(if_match, value_tag(info)):
                 raise PreconditionFailed(f"Content {content_id} has changed; its ETag is {value_tag(info)}")
@@ -204,7 +205,7 @@ class ContentService:
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
         self.permissions.require(user, "content", "hide")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
                 refresh_visibility(tx, tx.locations.of_content(content_id))
@@ -214,7 +215,7 @@ class ContentService:
         """Delete the item, every version and every location (as subtrees)."""
         self.permissions.require(user, "content", "remove")
         with self.store.write() as tx:
-            get_content(tx, content_id)
+            lock_content(tx, content_id)
             delete_content(tx, [content_id])
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
@@ -268,7 +269,7 @@ class ContentService:
         """
         self.permissions.require(user, "content", "remove")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]
             if not having:
                 raise TranslationAbsent(f"Content {content_id} has no '{language_code}' translation")

@@ -17,7 +17,7 @@ from pressroom.domain.content import (
     VersionInfo,
 )
 from pressroom.domain.content_type import ContentType
-from pressroom.domain.errors import Forbidden, NotFound, Unauthorized
+from pressroom.domain.errors import Forbidden, NotFound, Unauthorized, found
 from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
@@ -46,10 +46,15 @@ def new_remote_id() -> str:
 
 # -- loading -------------------------------------------------------------------------------------------
 def get_content(tx: Tx, content_id: int) -> ContentInfo:
-    info = tx.content.get(content_id)
-    if info is None:
-        raise NotFound.of("Content", content_id)
-    return info
+    return found(tx.content.get(content_id), "Content", content_id)
+
+
+def lock_content(tx: Tx, content_id: int) -> ContentInfo:
+    """The item, locked until the transaction ends. Every change of an item, its versions, fields or
+    relations starts here: concurrent writers of one item then run one after the other and each sees
+    what the one before committed, so If-Match checks hold until commit and a publish archives the
+    version published just before it."""
+    return found(tx.content.lock(content_id), "Content", content_id)
 
 
 def get_version(tx: Tx, content_id: int, version_no: int) -> VersionInfo:

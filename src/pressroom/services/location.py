@@ -13,6 +13,7 @@ from pressroom.services.content_ops import (
     get_content,
     get_content_type,
     get_location,
+    lock_content,
     place,
     resolve_location,
 )
@@ -94,7 +95,7 @@ class LocationService:
         published, already has a location under that parent, or the parent lies below the item."""
         self.permissions.require(user, "content", "manage_locations")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, struct.parent_id)
             if not info.is_published:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_version_readable, get_content, get_version
+from pressroom.services.content_ops import check_version_readable, get_content, get_version, lock_content
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -24,24 +24,23 @@ class RelationService:
         self.store = store
         self.permissions = permissions
 
-    def _version(
-        self, tx: Tx, user: User, content_id: int, version_no: int
-    ) -> tuple[ContentInfo, VersionInfo]:
-        info = get_content(tx, content_id)
-        version = get_version(tx, content_id, version_no)
+    def _version(self, tx: Tx, user: User, info: ContentInfo, version_no: int) -> VersionInfo:
+        """The version of ``info`` after the read check."""
+        version = get_version(tx, info.id, version_no)
         check_version_readable(self.permissions, user, tx, info, version)
-        return info, version
+        return version
 
     def list(
         self, user: User, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
     ) -> RelationList:
         with self.store.read() as tx:
-            info, _ = self._version(tx, user, content_id, version_no)
+            info = get_content(tx, content_id)
+            self._version(tx, user, info, version_no)
             return RelationList(info, version_no, tx.relations.list(content_id, version_no, offset, limit))
 
     def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
         with self.store.read() as tx:
-            self._version(tx, user, content_id, version_no)
+            self._version(tx, user, get_content(tx, content_id), version_no)
             return self._get(tx, content_id, version_no, relation_id)
 
     @staticmethod
@@ -59,7 +58,7 @@ class RelationService:
         exists; NotFound when the destination does not exist."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            _, version = self._version(tx, user, content_id, version_no)
+            version = self._version(tx, user, lock_content(tx, content_id), version_no)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             get_content(tx, destination_id)
@@ -77,7 +76,7 @@ class RelationService:
         """Forbidden unless the relation is COMMON and the version a draft."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            _, version = self._version(tx, user, content_id, version_no)
+            version = self._version(tx, user, lock_content(tx, content_id), version_no)
             relation = self._get(tx, content_id, version_no, relation_id)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")

@@ -28,6 +28,7 @@ from pressroom.services.content_ops import (
     get_version,
     installed_languages,
     load_version,
+    lock_content,
     publish,
     remove_translation,
     save_plan,
@@ -51,13 +52,12 @@ class VersionService:
 
     def load(self, user: User, content_id: int, version_no: int, languages: tuple[str, ...] = ()) -> Version:
         with self.store.read() as tx:
-            return self._load(tx, user, content_id, version_no, languages)
+            return self._load(tx, user, get_content(tx, content_id), version_no, languages)
 
     def _load(
-        self, tx: Tx, user: User, content_id: int, version_no: int, languages: tuple[str, ...]
+        self, tx: Tx, user: User, info: ContentInfo, version_no: int, languages: tuple[str, ...]
     ) -> Version:
-        info = get_content(tx, content_id)
-        version = get_version(tx, content_id, version_no)
+        version = get_version(tx, info.id, version_no)
         check_version_readable(self.permissions, user, tx, info, version)
         return load_version(tx, info, version, languages)
 
@@ -88,7 +88,7 @@ class VersionService:
         self.permissions.require(user, "content", "edit")
         moment = now()
         with self.store.write() as tx:
-            before = self._load(tx, user, content_id, version_no, languages)
+            before = self._load(tx, user, lock_content(tx, content_id), version_no, languages)
             info, version = before.content, before.info
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
@@ -115,13 +115,13 @@ class VersionService:
                 names=version_names(content_type, plan.languages, plan.values),
             )
             tx.content.touch(content_id)
-            return self._load(tx, user, content_id, version_no, languages)
+            return self._load(tx, user, get_content(tx, content_id), version_no, languages)
 
     def delete(self, user: User, content_id: int, version_no: int) -> None:
         """Delete a draft or archived version; Forbidden for the published one or the only one."""
         self.permissions.require(user, "content", "versionremove")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             if version.status == PUBLISHED:
                 raise Forbidden(f"Version {version_no} of content {content_id} is published")
@@ -138,7 +138,7 @@ class VersionService:
         """A new draft holding the fields and relations of the given version."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            source = self._load(tx, user, content_id, version_no, ())
+            source = self._load(tx, user, lock_content(tx, content_id), version_no, ())
             draft = copy_version(tx, user, source.content, source.info, now())
             return load_version(tx, get_content(tx, content_id), draft)
 
@@ -146,7 +146,7 @@ class VersionService:
         """A new draft from the current version; Forbidden while the current version is a draft."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             source = current_version(tx, info)
             if source.is_draft:
@@ -157,7 +157,7 @@ class VersionService:
     def publish(self, user: User, content_id: int, version_no: int) -> None:
         self.permissions.require(user, "content", "publish")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
             publish(tx, info, version, now())
@@ -167,7 +167,7 @@ class VersionService:
         version's only translation, or the item's main one)."""
         self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            info = get_content(tx, content_id)
+            info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
             if not version.is_draft:

@@ -4,6 +4,8 @@ A content item's info is read with its current version's names and its main loca
 query; the fields of a version with one query (joined to their definitions for the identifiers).
 Version numbers come from ``content.version_counter``, bumped with ``UPDATE ... RETURNING``: the row lock
 makes them unique and increasing across server processes (and the unique constraint guards it).
+``lock`` takes the same row lock up front: writers of one item (its metadata, versions, fields,
+relations) take it first and so run one after the other, each reading what the previous one committed.
 """
 
 from __future__ import annotations
@@ -124,6 +126,9 @@ def _info_query() -> Select[Any]:
 # Hot reads (every content GET) keep their statements built once; building a select per call cost more
 # than running it (benchmarks/content_load.py).
 _INFO_BY_ID = _info_query().where(content.c.id == bindparam("content_id"))
+# FOR UPDATE OF content: the other tables sit on the nullable side of outer joins, which PostgreSQL
+# cannot lock, and need no lock. SQLite ignores the clause (its writers queue on BEGIN IMMEDIATE).
+_LOCK_BY_ID = _INFO_BY_ID.with_for_update(of=content)
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
     content_versions.c.version_no == bindparam("version_no"),
@@ -160,6 +165,11 @@ class SqlContentGateway:
         """The item and its current version, in one query."""
         row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
         return (_info(row), _current_version(row)) if row else None
+
+    def lock(self, content_id: int) -> ContentInfo | None:
+        """The item, its row locked until the transaction ends (waiting for a writer holding it)."""
+        row = self.c.execute(_LOCK_BY_ID, {"content_id": content_id}).first()
+        return _info(row) if row else None
 
     def by_remote_id(self, remote_id: str) -> ContentInfo | None:
         row = self.c.execute(_info_query().where(content.c.remote_id == remote_id)).first()

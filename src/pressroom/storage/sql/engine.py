@@ -3,7 +3,9 @@
 SQLite runs in WAL mode with ``synchronous=NORMAL``, a busy timeout and foreign keys on. Its write
 transactions start with ``BEGIN IMMEDIATE`` so that two processes writing the same file queue on the
 lock instead of failing on an upgrade deadlock. PostgreSQL runs at READ COMMITTED; code that needs a
-counter to be unique under concurrency takes a row lock (``UPDATE ... RETURNING``) in its gateway. Read
+counter to be unique under concurrency takes a row lock (``UPDATE ... RETURNING``) in its gateway, and
+a write that reads before it changes (If-Match, publishing) first locks the row it depends on
+(``SELECT ... FOR UPDATE``, a no-op on SQLite where the writer already holds the database). Read
 transactions on PostgreSQL run in autocommit: at READ COMMITTED every statement takes its own snapshot
 anyway, so BEGIN and COMMIT would only add two round trips.
 """
@@ -18,6 +20,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+_UNIQUE_SQLSTATE = "23505"  # PostgreSQL unique_violation
+_UNIQUE_SQLITE = frozenset({"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"})
 
 
 def normalise_url(url: str) -> str:
@@ -83,3 +89,12 @@ def upsert(connection: Connection, table: Table, values: dict[str, Any], changes
     statement = dialect.insert(table).values(**values)
     keys = [column.name for column in table.primary_key.columns]
     return statement.on_conflict_do_update(index_elements=keys, set_=changes)
+
+
+def is_unique_violation(error: IntegrityError) -> bool:
+    """True when the driver refused a duplicate key (not a foreign key, NOT NULL or CHECK failure)."""
+    driver_error = error.orig
+    return (
+        getattr(driver_error, "sqlstate", None) == _UNIQUE_SQLSTATE
+        or getattr(driver_error, "sqlite_errorname", None) in _UNIQUE_SQLITE
+    )

@@ -13,7 +13,7 @@ from pressroom.domain.errors import BadRequest, Forbidden
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
-from pressroom.storage.sql.engine import transaction
+from pressroom.storage.sql.engine import is_unique_violation, transaction
 from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
@@ -111,12 +111,14 @@ class SqlStore:
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
-        """A write transaction. A unique constraint that a concurrent writer got to first surfaces as
-        Forbidden (the "identifier exists" answer), never as a driver error."""
+        """A write transaction. A unique key that a concurrent writer got to first surfaces as
+        Forbidden (the "identifier exists" answer); any other integrity error is a bug and propagates."""
         try:
             with transaction(self.engine, write=True) as connection:
                 yield SqlTx(connection, self.anonymous_user_id)
         except IntegrityError as error:
+            if not is_unique_violation(error):
+                raise
             raise Forbidden("A concurrent change already took this identifier or position") from error
         except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
             raise BadRequest(OUT_OF_RANGE) from error
