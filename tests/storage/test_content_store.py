@@ -178,3 +178,33 @@ def test_ids_beyond_what_the_columns_hold_are_client_errors(database_url: str, t
             headers={"Destination": "/api/ibexa/v2/content/locations/1/\u00b2".encode("latin-1")},
         )
         assert copied.status_code == 400
+
+
+NUL_LOOKUPS = [
+    ("/content/objects?remoteId=a%00b", "remoteId"),
+    ("/content/locations?remoteId=%00", "remoteId"),
+    ("/content/sections?identifier=standard%00", "identifier"),
+    ("/content/types?identifier=folder%00", "identifier"),
+    ("/content/types?remoteId=%00x", "remoteId"),
+    ("/content/typegroups?identifier=Content%00", "identifier"),
+    ("/languages/eng-GB%00", "code"),
+    ("/content/objects/1/translations/eng%00", "languageCode"),
+]
+
+
+def test_a_nul_character_in_a_lookup_is_a_400_naming_the_parameter(database_url: str, tmp_path: Path) -> None:
+    """PostgreSQL refuses NUL in text, SQLite would just not find it: both answer 400 for the parameter."""
+    from starlette.testclient import TestClient
+
+    from pressroom.app import create_app
+    from tests.conftest import make_settings
+    from tests.helpers import Api
+
+    with TestClient(create_app(make_settings(database_url, tmp_path))) as client:
+        api = Api(client)
+        for path, parameter in NUL_LOOKUPS:
+            method = "DELETE" if "/translations/" in path else "GET"
+            response = api.request(method, path, accept="application/json")
+            assert response.status_code == 400, (path, response.text)
+            description = response.json()["ErrorMessage"]["errorDescription"]
+            assert f"'{parameter}'" in description and "NUL" in description, (path, description)

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
+from itertools import chain
 from typing import Any
 
 from starlette.datastructures import Headers, QueryParams
@@ -18,6 +19,7 @@ from starlette.requests import cookie_parser
 
 from pressroom.config import Dialect, Settings
 from pressroom.domain.errors import (
+    BadRequest,
     MethodNotAllowed,
     NotFound,
     PayloadTooLarge,
@@ -131,6 +133,8 @@ class RestApp:
                 return reply
             route, params = self.router.match(method, path)
             trace.route = route.name
+            query = QueryParams(scope.get("query_string", b""))
+            _refuse_nul(params, query)
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
             address = _client_address(scope)
@@ -144,7 +148,7 @@ class RestApp:
                 method=method,
                 path=path,
                 params=params,
-                query=QueryParams(scope.get("query_string", b"")),
+                query=query,
                 headers=headers,
                 body=body,
                 out=out,
@@ -249,6 +253,14 @@ def _raw_header(scope: Scope, name: bytes) -> str | None:
         if key == name:
             return bytes(value).decode("latin-1")
     return None
+
+
+def _refuse_nul(params: dict[str, Any], query: QueryParams) -> None:
+    """A NUL character names nothing stored (PostgreSQL cannot even compare text holding one): the
+    same 400 on every database, naming the path or query parameter."""
+    for name, value in chain(params.items(), query.multi_items()):
+        if isinstance(value, str) and "\x00" in value:
+            raise BadRequest(f"Parameter '{name}' must not contain a NUL character")
 
 
 def _client_address(scope: Scope) -> str | None:
