@@ -8,7 +8,7 @@ from pressroom.domain.errors import BadRequest, Forbidden, NotFound, Preconditio
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_readable, get_content, installed_languages
+from pressroom.services.content_ops import check_readable, get_content, installed_languages, lock_content
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -141,7 +141,7 @@ class ObjectStateService:
         if duplicate is not None:
             raise Forbidden(f"Only one state of object state group {duplicate} can be assigned")
         with self.store.write() as tx:
-            check_readable(self.permissions, user, tx, get_content(tx, content_id))
+            check_readable(self.permissions, user, tx, lock_content(tx, content_id))
             states = tx.object_states.get_states([state_id for _, state_id in refs])
             chosen: list[ObjectState] = []
             for group_id, state_id in refs:
