@@ -1,4 +1,4 @@
-"""``pressroom serve | init | add-language``."""
+"""``pressroom serve | init | add-language | export | import``."""
 
 from __future__ import annotations
 
@@ -6,16 +6,19 @@ import argparse
 import os
 import sys
 import tempfile
+import zipfile
+from pathlib import Path
 
 from granian.constants import Interfaces
 from granian.http import HTTP1Settings
 from granian.server import Server
 
-from pressroom.app import install
+from pressroom.app import install, open_file_store
 from pressroom.config import comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.logs import configure_logging
 from pressroom.services.language import LanguageService
+from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
 from pressroom.storage.sql.store import SqlStore
@@ -46,6 +49,35 @@ def _add_language(args: argparse.Namespace) -> int:
         return 2
     language = LanguageService(SqlStore(engine, settings.anonymous_user_id)).add(args.code, args.name)
     print(f"Language {language.language_code} '{language.name}' installed with id {language.id}.")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if not is_initialised(engine):
+        print("error: the database is not initialised; nothing to export", file=sys.stderr)
+        return 2
+    manifest = export_repository(
+        engine, open_file_store(settings), Path(args.file), progress=sys.stderr.isatty()
+    )
+    rows, tables = sum(manifest["tables"].values()), len(manifest["tables"])
+    print(f"Exported {rows} rows of {tables} tables and {manifest['files']} files to {args.file}.")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    try:
+        manifest = import_repository(
+            engine, open_file_store(settings), Path(args.file), force=args.force, progress=sys.stderr.isatty()
+        )
+    except (ArchiveError, DatabaseNotEmpty, OSError, zipfile.BadZipFile) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    rows = sum(manifest["tables"].values())
+    print(f"Imported {rows} rows and {manifest['files']} files from {args.file}.")
     return 0
 
 
@@ -105,6 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     add_language.add_argument("--name", default=None, help="display name (derived from the code if absent)")
     add_language.add_argument("--database-url", default=None)
     add_language.set_defaults(run=_add_language)
+    export = commands.add_parser(
+        "export", help="write the whole repository (data and files) to a zip archive"
+    )
+    export.add_argument("file", help="the archive to write")
+    export.add_argument("--database-url", default=None)
+    export.set_defaults(run=_export)
+    import_ = commands.add_parser("import", help="load an archive made by `export` into an empty database")
+    import_.add_argument("file", help="the archive to read")
+    import_.add_argument("--database-url", default=None)
+    import_.add_argument("--force", action="store_true", help="wipe a database that already holds data")
+    import_.set_defaults(run=_import)
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)

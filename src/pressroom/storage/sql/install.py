@@ -52,6 +52,16 @@ def _has_data(engine: Engine) -> bool:
         return any(connection.execute(select(func.count()).select_from(t)).scalar() for t in existing)
 
 
+def create_schema(engine: Engine, *, force: bool) -> None:
+    """Empty tables of the current schema; DatabaseNotEmpty for a database with data unless ``force``
+    (which drops every table first)."""
+    if _has_data(engine):
+        if not force:
+            raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
+        schema.metadata.drop_all(engine)
+    schema.metadata.create_all(engine)
+
+
 def initialise(
     engine: Engine,
     admin_password: str,
@@ -62,11 +72,7 @@ def initialise(
     """Create the schema and load the clean install with ``languages`` (eng-GB first).
 
     Refuses a database with data unless ``force``."""
-    if _has_data(engine):
-        if not force:
-            raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
-        schema.metadata.drop_all(engine)
-    schema.metadata.create_all(engine)
+    create_schema(engine, force=force)
     with transaction(engine, write=True) as connection:
         load_clean_install(connection, admin_password, languages)
         if connection.dialect.name == "postgresql":
