@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 
 @dataclass(frozen=True, slots=True)
-class ObjectStateGroup:
+class _Described:
+    """What groups and states share: an identifier and names/descriptions per language."""
+
     id: int
     identifier: str
     default_language_code: str
@@ -24,18 +26,14 @@ class ObjectStateGroup:
 
 
 @dataclass(frozen=True, slots=True)
-class ObjectState:
-    id: int
-    group_id: int
-    identifier: str
-    priority: int
-    default_language_code: str
-    names: dict[str, str]
-    descriptions: dict[str, str]
+class ObjectStateGroup(_Described):
+    pass
 
-    @property
-    def language_codes(self) -> list[str]:
-        return list(self.names)
+
+@dataclass(frozen=True, slots=True)
+class ObjectState(_Described):
+    group_id: int
+    priority: int
 
 
 @dataclass(frozen=True, slots=True)
