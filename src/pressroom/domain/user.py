@@ -1,9 +1,20 @@
-"""Users as the authentication layer sees them, and sessions."""
+"""Users and user groups.
+
+A user is a content item with an account: the ``users`` row holding login, e-mail, password hash and the
+enabled flag (the authentication side, :class:`User`). A user group is a content item of the user group
+type; a user's groups are the parents of its locations.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+
+from pressroom.domain.content import FieldInput, Version
+from pressroom.domain.location import Location
+
+USER_GROUP_TYPE = "user_group"
+USER_TYPE = "user"
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +24,19 @@ class User:
     email: str
     enabled: bool
     is_anonymous: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    """A row of the ``users`` table as the account field of a published user version describes it."""
+
+    content_id: int
+    login: str
+    email: str
+    password_hash: str | None  # None keeps the stored hash
+    enabled: bool
+    max_login: int
+    password_updated_at: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +53,63 @@ class LoginFailures:
 
     failures: int
     blocked_until: int
+
+
+class UserContent:
+    """A user as the REST API shows it: the account and the content item with its current version."""
+
+    account: User
+    version: Version
+
+
+@dataclass(frozen=True, slots=True)
+class UserGroup:
+    """A user group: its content item with the current version, and its main location."""
+
+    version: Version
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class UserCreate:
+    login: str
+    email: str
+    password: str
+    main_language_code: str
+    fields: tuple[FieldInput, ...]
+    enabled: bool = True
+    max_login: int | None = None
+    content_type_id: int | None = None  # None: the ``user`` type
+    section_id: int | None = None
+    remote_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserUpdate:
+    """None leaves a value unchanged; the login cannot change."""
+
+    email: str | None = None
+    password: str | None = None
+    enabled: bool | None = None
+    max_login: int | None = None
+    main_language_code: str | None = None
+    section_id: int | None = None
+    remote_id: str | None = None
+    fields: tuple[FieldInput, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class UserGroupCreate:
+    main_language_code: str
+    fields: tuple[FieldInput, ...]
+    content_type_id: int | None = None  # None: the ``user_group`` type
+    section_id: int | None = None
+    remote_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserGroupUpdate:
+    main_language_code: str | None = None
+    section_id: int | None = None
+    remote_id: str | None = None
+    fields: tuple[FieldInput, ...] = ()

@@ -63,83 +63,10 @@ class ContentService:
 
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
-        """A new item whose version 1 is a draft of ``user``, with pending locations sorted by the
-        type's default sort.
-
-        Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
-        Forbidden (remote id taken, two locations under one parent), ContentValidationError.
-        """
+        """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
         self.permissions.require(user, "content", "create")
-        moment = now()
         with self.store.write() as tx:
-            content_type = get_content_type(tx, struct.content_type_id)
-            installed = installed_languages(tx)
-            main = struct.main_language_code
-            if main not in installed:
-                raise InvalidArgument(f"Language '{main}' is not installed")
-            parents = [get_location(tx, item.parent_id) for item in struct.locations]
-            if len({p.id for p in parents}) != len(parents):
-                raise Forbidden("The content cannot get two locations under the same parent")
-            section_id = struct.section_id or self._parent_section(tx, parents)
-            if tx.sections.get(section_id) is None:
-                raise NotFound.of("Section", section_id)
-            owner_id = user.id if struct.owner_id is None else struct.owner_id
-            if struct.owner_id is not None and tx.users.get(owner_id) is None:
-                raise NotFound.of("User", owner_id)
-            self._check_remote_id(tx, struct.remote_id)
-            plan = plan_fields(content_type, main, main, struct.fields, (), installed)
-            # The locations of a new item sort as its type says, whatever the input asked
-            # (spec/shapes-content.md §8, endpoints-content.tsv POST /content/objects).
-            locations = [
-                resolve_location(tx, replace(item, sort_field=None, sort_order=None), content_type)
-                for item in struct.locations
-            ]
-            plan = store_uploads(content_type, plan, self.files)
-            content_id = tx.content.create(
-                NewContent(
-                    content_type_id=content_type.id,
-                    remote_id=struct.remote_id or new_remote_id(),
-                    section_id=section_id,
-                    owner_id=owner_id,
-                    main_language_code=main,
-                    always_available=(
-                        content_type.default_always_available
-                        if struct.always_available is None
-                        else struct.always_available
-                    ),
-                    modification_date=struct.modification_date or moment,
-                )
-            )
-            version_no = tx.content.next_version_no(content_id)
-            version = tx.content.create_version(
-                NewVersion(
-                    content_id=content_id,
-                    version_no=version_no,
-                    creator_id=user.id,
-                    creation_date=moment,
-                    initial_language_code=main,
-                    language_codes=plan.languages,
-                    names=version_names(content_type, plan.languages, plan.values),
-                )
-            )
-            save_plan(tx, content_type, content_id, version_no, plan)
-            for location in locations:
-                tx.locations.add_pending(content_id, location)
-            return load_version(tx, get_content(tx, content_id), version)
-
-    @staticmethod
-    def _parent_section(tx: Tx, parents: list[Location]) -> int:
-        """A new item goes to the section of its (first) parent's content by default."""
-        for parent in parents:
-            info = tx.content.get(parent.content_id) if parent.content_id else None
-            if info is not None:
-                return info.section_id
-        return DEFAULT_SECTION_ID
-
-    @staticmethod
-    def _check_remote_id(tx: Tx, remote_id: str | None) -> None:
-        if remote_id and tx.content.by_remote_id(remote_id) is not None:
-            raise Forbidden(f"A content item with remote id '{remote_id}' already exists")
+            return create_draft(tx, self.files, user, struct, now())
 
     # -- read ----------------------------------------------------------------------------------------
     def load_info(self, user: User, content_id: int) -> ContentInfo:
@@ -175,25 +102,7 @@ class ContentService:
             check_readable(self.permissions, user, tx, info)
             if if_match is not None and not tag_matches(if_match, value_tag(info)):
                 raise PreconditionFailed(f"Content {content_id} has changed; its ETag is {value_tag(info)}")
-            if struct.section_id is not None and tx.sections.get(struct.section_id) is None:
-                raise NotFound.of("Section", struct.section_id)
-            if struct.owner_id is not None and tx.users.get(struct.owner_id) is None:
-                raise NotFound.of("User", struct.owner_id)
-            if struct.main_language_code is not None:
-                languages = current_version(tx, info).language_codes
-                if struct.main_language_code not in languages:
-                    raise InvalidArgument(
-                        f"mainLanguageCode '{struct.main_language_code}' is not a translation "
-                        f"of content {content_id}"
-                    )
-            location_ids = {location.id for location in tx.locations.of_content(content_id)}
-            if struct.main_location_id is not None and struct.main_location_id not in location_ids:
-                raise InvalidArgument(
-                    f"Location {struct.main_location_id} is not a location of content {content_id}"
-                )
-            if struct.remote_id is not None and struct.remote_id != info.remote_id:
-                self._check_remote_id(tx, struct.remote_id)
-            tx.content.update(content_id, struct)
+            update_metadata(tx, info, struct)
             return get_content(tx, content_id)
 
     def hide(self, user: User, content_id: int) -> None:
@@ -288,3 +197,105 @@ class ContentService:
                     remove_translation(tx, info, version, language_code)
             tx.content.touch(content_id)
             refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])
+
+
+def create_draft(tx: Tx, files: FileStore, user: User, struct: ContentCreate, moment: datetime) -> Version:
+    """A new item whose version 1 is a draft of ``user``, with pending locations sorted by the type's
+    default sort; runs in the caller's transaction.
+
+    Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
+    Forbidden (remote id taken, two locations under one parent), ContentValidationError.
+    """
+    content_type = get_content_type(tx, struct.content_type_id)
+    installed = installed_languages(tx)
+    main = struct.main_language_code
+    if main not in installed:
+        raise InvalidArgument(f"Language '{main}' is not installed")
+    parents = [get_location(tx, item.parent_id) for item in struct.locations]
+    if len({p.id for p in parents}) != len(parents):
+        raise Forbidden("The content cannot get two locations under the same parent")
+    section_id = struct.section_id or _parent_section(tx, parents)
+    if tx.sections.get(section_id) is None:
+        raise NotFound.of("Section", section_id)
+    owner_id = user.id if struct.owner_id is None else struct.owner_id
+    if struct.owner_id is not None and tx.users.get(owner_id) is None:
+        raise NotFound.of("User", owner_id)
+    _check_remote_id(tx, struct.remote_id)
+    plan = plan_fields(content_type, main, main, struct.fields, (), installed)
+    # The locations of a new item sort as its type says, whatever the input asked
+    # (spec/shapes-content.md §8, endpoints-content.tsv POST /content/objects).
+    locations = [
+        resolve_location(tx, replace(item, sort_field=None, sort_order=None), content_type)
+        for item in struct.locations
+    ]
+    plan = store_uploads(content_type, plan, files)
+    content_id = tx.content.create(
+        NewContent(
+            content_type_id=content_type.id,
+            remote_id=struct.remote_id or new_remote_id(),
+            section_id=section_id,
+            owner_id=owner_id,
+            main_language_code=main,
+            always_available=(
+                content_type.default_always_available
+                if struct.always_available is None
+                else struct.always_available
+            ),
+            modification_date=struct.modification_date or moment,
+        )
+    )
+    version_no = tx.content.next_version_no(content_id)
+    version = tx.content.create_version(
+        NewVersion(
+            content_id=content_id,
+            version_no=version_no,
+            creator_id=user.id,
+            creation_date=moment,
+            initial_language_code=main,
+            language_codes=plan.languages,
+            names=version_names(content_type, plan.languages, plan.values),
+        )
+    )
+    save_plan(tx, content_type, content_id, version_no, plan)
+    for location in locations:
+        tx.locations.add_pending(content_id, location)
+    return load_version(tx, get_content(tx, content_id), version)
+
+
+def _parent_section(tx: Tx, parents: list[Location]) -> int:
+    """A new item goes to the section of its (first) parent's content by default."""
+    for parent in parents:
+        info = tx.content.get(parent.content_id) if parent.content_id else None
+        if info is not None:
+            return info.section_id
+    return DEFAULT_SECTION_ID
+
+
+def _check_remote_id(tx: Tx, remote_id: str | None) -> None:
+    if remote_id and tx.content.by_remote_id(remote_id) is not None:
+        raise Forbidden(f"A content item with remote id '{remote_id}' already exists")
+
+
+def update_metadata(tx: Tx, info: ContentInfo, struct: ContentUpdate) -> None:
+    """Check and store metadata changes of ``info`` in the caller's transaction.
+
+    Raises NotFound (section, owner), InvalidArgument (main language or main location not of the item),
+    Forbidden (remote id taken).
+    """
+    content_id = info.id
+    if struct.section_id is not None and tx.sections.get(struct.section_id) is None:
+        raise NotFound.of("Section", struct.section_id)
+    if struct.owner_id is not None and tx.users.get(struct.owner_id) is None:
+        raise NotFound.of("User", struct.owner_id)
+    if struct.main_language_code is not None:
+        languages = current_version(tx, info).language_codes
+        if struct.main_language_code not in languages:
+            raise InvalidArgument(
+                f"mainLanguageCode '{struct.main_language_code}' is not a translation of content {content_id}"
+            )
+    location_ids = {location.id for location in tx.locations.of_content(content_id)}
+    if struct.main_location_id is not None and struct.main_location_id not in location_ids:
+        raise InvalidArgument(f"Location {struct.main_location_id} is not a location of content {content_id}")
+    if struct.remote_id is not None and struct.remote_id != info.remote_id:
+        _check_remote_id(tx, struct.remote_id)
+    tx.content.update(content_id, struct)

@@ -125,7 +125,10 @@ def _assemble(
             key = (definition.id, code)
             main_key = (definition.id, main_language)
             if key in given:
-                values[key] = given[key]
+                field_type = get_field_type(definition.field_type)
+                values[key] = (
+                    field_type.carry_over(given[key], current[key]) if key in current else given[key]
+                )
             elif not definition.is_translatable and code != main_language and main_key in values:
                 values[key] = values[main_key]
             elif key in current:

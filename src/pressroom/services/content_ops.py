@@ -21,6 +21,7 @@ from pressroom.domain.errors import Forbidden, NotFound, Unauthorized, found
 from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
+from pressroom.services.accounts import sync_account
 from pressroom.services.content_fields import (
     IMAGE_TYPES,
     FieldPlan,
@@ -197,6 +198,7 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
     content_type = get_content_type(tx, info.content_type_id)
     fields = tx.content.load_fields(info.id, version.version_no)
     check_required(content_type, info.main_language_code, fields)
+    sync_account(tx, content_type, info, version.version_no, fields)
     tx.content.archive_published(info.id)
     tx.content.update_version(info.id, version.version_no, status=PUBLISHED, modified=now)
     tx.content.mark_published(info.id, version.version_no, now, first=info.published_date is None)
@@ -261,6 +263,7 @@ def delete_content(tx: Tx, content_ids: Iterable[int]) -> None:
     for content_id, remaining in survivors.items():
         if infos[content_id].main_location_id in removed:
             tx.content.set_main_location(content_id, remaining[0].id)
+    tx.users.delete(sorted(doomed))
     tx.content.delete(sorted(doomed))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+from datetime import datetime
 
 from pressroom.domain.content import PUBLISHED, ContentInfo, Version, VersionInfo, VersionUpdate
 from pressroom.domain.errors import (
@@ -94,27 +95,7 @@ class VersionService:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             if if_match is not None and not tag_matches(if_match, value_tag(before)):
                 raise PreconditionFailed(f"Version {version_no} has changed; its ETag is {value_tag(before)}")
-            installed = installed_languages(tx)
-            initial = struct.initial_language_code
-            if initial is not None and initial not in installed:
-                raise InvalidArgument(f"initialLanguageCode '{initial}' is not an installed language")
-            content_type = get_content_type(tx, info.content_type_id)
-            existing = tx.content.load_fields(content_id, version_no)
-            default_language = initial or version.initial_language_code
-            plan = plan_fields(
-                content_type, info.main_language_code, default_language, struct.fields, existing, installed
-            )
-            plan = store_uploads(content_type, plan, self.files)
-            save_plan(tx, content_type, content_id, version_no, plan)
-            tx.content.update_version(
-                content_id,
-                version_no,
-                modified=struct.modification_date or moment,
-                initial_language_code=initial,
-                language_codes=plan.languages,
-                names=version_names(content_type, plan.languages, plan.values),
-            )
-            tx.content.touch(content_id)
+            edit_draft(tx, self.files, info, version, struct, moment)
             return self._load(tx, user, get_content(tx, content_id), version_no, languages)
 
     def delete(self, user: User, content_id: int, version_no: int) -> None:
@@ -180,3 +161,33 @@ class VersionService:
                 raise Conflict(f"'{language_code}' is the only translation of version {version_no}")
             remove_translation(tx, info, version, language_code)
             tx.content.touch(content_id)
+
+
+def edit_draft(
+    tx: Tx, files: FileStore, info: ContentInfo, version: VersionInfo, struct: VersionUpdate, moment: datetime
+) -> None:
+    """Merge ``struct``'s fields into the draft ``version`` of ``info`` in the caller's transaction.
+
+    Raises InvalidArgument (initial language not installed) and ContentValidationError.
+    """
+    installed = installed_languages(tx)
+    initial = struct.initial_language_code
+    if initial is not None and initial not in installed:
+        raise InvalidArgument(f"initialLanguageCode '{initial}' is not an installed language")
+    content_type = get_content_type(tx, info.content_type_id)
+    existing = tx.content.load_fields(info.id, version.version_no)
+    default_language = initial or version.initial_language_code
+    plan = plan_fields(
+        content_type, info.main_language_code, default_language, struct.fields, existing, installed
+    )
+    plan = store_uploads(content_type, plan, files)
+    save_plan(tx, content_type, info.id, version.version_no, plan)
+    tx.content.update_version(
+        info.id,
+        version.version_no,
+        modified=struct.modification_date or moment,
+        initial_language_code=initial,
+        language_codes=plan.languages,
+        names=version_names(content_type, plan.languages, plan.values),
+    )
+    tx.content.touch(info.id)

@@ -28,7 +28,7 @@ from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectS
 from pressroom.domain.query import Criterion
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.url_alias import AliasEntry, UrlWildcard, UrlWildcardCreate
-from pressroom.domain.user import LoginFailures, Session, User
+from pressroom.domain.user import Account, LoginFailures, Session, User
 
 
 class SettingGateway(Protocol):
@@ -58,6 +58,14 @@ class UserGateway(Protocol):
         """The user and its password hash, by login (case-insensitive)."""
         ...
 
+    def by_email(self, email: str) -> list[User]: ...
+    def list_all(self, offset: int = 0, limit: int | None = None) -> list[User]: ...
+    def below(self, location_id: int, offset: int = 0, limit: int | None = None) -> list[User]:
+        """The users with a location directly below ``location_id``."""
+        ...
+
+    def save(self, account: Account) -> None: ...
+    def delete(self, content_ids: Sequence[int]) -> None: ...
     def set_password_hash(self, user_id: int, password_hash: str) -> None: ...
     def token_epoch(self, user_id: int) -> int:
         """The epoch JWTs of this user must carry to be valid (0 until the first logout)."""
@@ -65,6 +73,13 @@ class UserGateway(Protocol):
 
     def end_token_epoch(self, user_id: int) -> None:
         """Move to the next epoch: every JWT issued before is dead."""
+        ...
+
+    def group_locations_below(
+        self, location_id: int, group_type_id: int, offset: int = 0, limit: int | None = None
+    ) -> list[Location]: ...
+    def parent_locations(self, content_id: int) -> list[Location]:
+        """The parent locations of every location of ``content_id`` (a user's groups)."""
         ...
 
 

@@ -156,6 +156,11 @@ class FieldType(ABC):
     def is_empty(self, value: JsonValue) -> bool:
         return value is None
 
+    def carry_over(self, new: JsonValue, old: JsonValue) -> JsonValue:
+        """The value to store when a client sends ``new`` over the stored ``old`` (default: ``new``);
+        types with parts a client never sends (a password hash) keep them here."""
+        return new
+
     def validate(
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]
     ) -> list[FieldError]:

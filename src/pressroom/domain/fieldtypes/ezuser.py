@@ -25,11 +25,13 @@ from pressroom.domain.fieldtypes.coerce import (
 )
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, integer, regex
+from pressroom.domain.user import Account
 
 VALIDATOR = "PasswordValueValidator"
 LOGIN_ERROR = "UsernamePatternValidator"
 EMAIL_ERROR = "EmailAddressValidator"
 DEFAULT_USERNAME_PATTERN = "^[^@]+$"
+_STORED_PASSWORD_KEYS = ("contentId", "passwordHash", "passwordUpdatedAt")
 _PASSWORD_RULES = (
     ("requireAtLeastOneUpperCaseCharacter", str.isupper, "at least one upper case letter"),
     ("requireAtLeastOneLowerCaseCharacter", str.islower, "at least one lower case letter"),
@@ -107,9 +109,20 @@ class UserType(FieldType):
         if isinstance(password, str):
             rules = dict_or_none(validators.get(VALIDATOR)) or {}
             errors.extend(password_errors(password, rules))
-        elif not hash_.get("passwordHash"):
+        elif not hash_.get("passwordHash") and hash_.get("contentId") is None:  # a new account
             errors.append(FieldError(VALIDATOR, "A password is required."))
         return errors
+
+    def carry_over(self, new: JsonValue, old: JsonValue) -> JsonValue:
+        """An edit keeps the stored login (it never changes), the content id and, unless a new
+        password is given, the password hash."""
+        new_hash, old_hash = dict_or_none(new), dict_or_none(old)
+        if new_hash is None or old_hash is None or not old_hash.get("login"):
+            return new
+        kept: JsonDict = {**new_hash, "login": old_hash["login"]}
+        carried = ("contentId",) if "password" in new_hash else _STORED_PASSWORD_KEYS
+        kept.update((key, old_hash[key]) for key in carried if key in old_hash)
+        return kept
 
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         hash_ = dict_or_none(value)
@@ -144,3 +157,21 @@ def password_errors(password: str, rules: Mapping[str, JsonValue]) -> list[Field
     if min_length and len(password) < min_length:
         errors.append(FieldError(VALIDATOR, f"User password must be at least {min_length} characters long"))
     return errors
+
+
+def account_of(value: JsonValue, content_id: int) -> Account | None:
+    """The ``users`` row a stored account value describes; None for an empty value."""
+    hash_ = dict_or_none(value) or {}
+    login = str_or_empty(hash_.get("login"))
+    if not login:
+        return None
+    password_hash = hash_.get("passwordHash")
+    return Account(
+        content_id=content_id,
+        login=login,
+        email=str_or_empty(hash_.get("email")),
+        password_hash=password_hash if isinstance(password_hash, str) else None,
+        enabled=hash_.get("enabled", True) is True,
+        max_login=int_or_none(hash_.get("maxLogin")) or 0,
+        password_updated_at=int_or_none(hash_.get("passwordUpdatedAt")),
+    )

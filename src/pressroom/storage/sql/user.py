@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
-from pressroom.domain.user import Session, User
+from pressroom.domain.location import Location
+from pressroom.domain.user import Account, Session, User
 from pressroom.storage.sql.engine import upsert
-from pressroom.storage.sql.schema import sessions, settings, token_epochs, users
+from pressroom.storage.sql.location import _location as row_to_location
+from pressroom.storage.sql.location import _query as location_query
+from pressroom.storage.sql.schema import content, locations, sessions, settings, token_epochs, users
 
 _USER_BY_ID = select(users).where(users.c.content_id == bindparam("id"))
 _USER_BY_LOGIN = select(users).where(users.c.login_normalized == bindparam("login"))
 _TOKEN_EPOCH = select(token_epochs.c.epoch).where(token_epochs.c.user_id == bindparam("id"))
+_USERS_BY_EMAIL = (
+    select(users).where(func.lower(users.c.email) == bindparam("email")).order_by(users.c.content_id)
+)
+_parent = locations.alias("parent")
 _SESSION = select(sessions).where(sessions.c.id == bindparam("id"), sessions.c.expires_at > bindparam("now"))
 
 
@@ -35,6 +43,50 @@ class SqlUserGateway:
         row = self.c.execute(_USER_BY_LOGIN, {"login": login.lower()}).first()
         return (self._user(row), row.password_hash) if row else None
 
+    def by_email(self, email: str) -> list[User]:
+        """Every user with this e-mail address (case-insensitive), by id."""
+        return [self._user(r) for r in self.c.execute(_USERS_BY_EMAIL, {"email": email.lower()})]
+
+    def list_all(self, offset: int = 0, limit: int | None = None) -> list[User]:
+        query = select(users).order_by(users.c.content_id).offset(offset).limit(limit)
+        return [self._user(r) for r in self.c.execute(query)]
+
+    def below(self, location_id: int, offset: int = 0, limit: int | None = None) -> list[User]:
+        """The users with a location directly below ``location_id``, by id."""
+        query = (
+            select(users)
+            .where(
+                users.c.content_id.in_(
+                    select(locations.c.content_id).where(
+                        locations.c.parent_id == location_id, locations.c.id != location_id
+                    )
+                )
+            )
+            .order_by(users.c.content_id)
+            .offset(offset)
+            .limit(limit)
+        )
+        return [self._user(r) for r in self.c.execute(query)]
+
+    def save(self, account: Account) -> None:
+        """Insert or update the row of ``account.content_id``; a None hash keeps the stored one."""
+        values: dict[str, Any] = {
+            "login": account.login,
+            "login_normalized": account.login.lower(),
+            "email": account.email,
+            "enabled": account.enabled,
+            "max_login": account.max_login,
+        }
+        if account.password_hash is not None:
+            values["password_hash"] = account.password_hash
+            values["password_updated_at"] = account.password_updated_at
+        row = {"content_id": account.content_id, "password_hash": "", **values}
+        self.c.execute(upsert(self.c, users, row, values))
+
+    def delete(self, content_ids: Sequence[int]) -> None:
+        if content_ids:
+            self.c.execute(delete(users).where(users.c.content_id.in_(list(content_ids))))
+
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         self.c.execute(update(users).where(users.c.content_id == user_id).values(password_hash=password_hash))
 
@@ -44,6 +96,31 @@ class SqlUserGateway:
     def end_token_epoch(self, user_id: int) -> None:
         values = {"user_id": user_id, "epoch": 1}
         self.c.execute(upsert(self.c, token_epochs, values, {"epoch": token_epochs.c.epoch + 1}))
+
+    # -- user groups: locations whose content is of the user group type -----------------------------
+    def group_locations_below(
+        self, location_id: int, group_type_id: int, offset: int = 0, limit: int | None = None
+    ) -> list[Location]:
+        """The locations directly below ``location_id`` holding a user group, by location id."""
+        query = (
+            location_query()
+            .join(content, content.c.id == locations.c.content_id)
+            .where(
+                locations.c.parent_id == location_id,
+                locations.c.id != location_id,
+                content.c.content_type_id == group_type_id,
+            )
+            .order_by(locations.c.id)
+            .offset(offset)
+            .limit(limit)
+        )
+        return [row_to_location(r) for r in self.c.execute(query)]
+
+    def parent_locations(self, content_id: int) -> list[Location]:
+        """The parents of the locations of ``content_id`` (a user's groups), by location id."""
+        parents = select(_parent.c.parent_id).where(_parent.c.content_id == content_id)
+        query = location_query().where(locations.c.id.in_(parents)).order_by(locations.c.id)
+        return [row_to_location(r) for r in self.c.execute(query)]
 
 
 class SqlSessionGateway:
