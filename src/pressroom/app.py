@@ -29,6 +29,8 @@ from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
+from pressroom.services.user import UserService
+from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.s3files import S3FileStore
@@ -85,6 +87,8 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         bookmarks=BookmarkService(store, permissions),
         url_aliases=UrlAliasService(store, permissions),
         url_wildcards=UrlWildcardService(store, permissions),
+        users=UserService(store, permissions, files),
+        user_groups=UserGroupService(store, permissions, files),
     )
 
 

@@ -7,6 +7,8 @@ from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
 from pressroom.rest.handlers import url_aliases as ua
+from pressroom.rest.handlers import user_groups as ug
+from pressroom.rest.handlers import users as us
 from pressroom.rest.handlers import versions as ve
 from pressroom.rest.routing import Route, Router, make_route
 
@@ -22,6 +24,8 @@ _RELATIONS = _VERSION + "/relations"
 _STATE_GROUP = "/content/objectstategroups/{groupId:int}"
 _STATE = _STATE_GROUP + "/objectstates/{stateId:int}"
 _BOOKMARK = "/bookmark/{locationId:int}"
+_USER = "/user/users/{userId:int}"
+_USER_GROUP = "/user/groups/{path:path}"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -167,6 +171,26 @@ ROUTES: list[Route] = [
     make_route("DELETE", "/user/sessions/{sessionId}", sessions.delete_session, "session.delete"),
     make_route("POST", "/user/token/jwt", sessions.create_token, "token.create"),
     make_route("GET", "/user/current", sessions.current_user, "user.current"),
+    # users
+    make_route("GET", "/user/users", us.list_users, "user.list"),
+    make_route("GET", _USER, us.load_user, "user.load"),
+    make_route("PATCH", _USER, us.update_user, "user.update"),
+    make_route("DELETE", _USER, us.delete_user, "user.delete"),
+    make_route("GET", _USER + "/groups", us.list_user_groups, "user.groups"),
+    make_route("POST", _USER + "/groups", us.assign_group, "user.assign_group"),
+    make_route("DELETE", _USER + "/groups/{groupId:int}", us.unassign_group, "user.unassign_group"),
+    make_route("GET", _USER + "/drafts", us.list_drafts, "user.drafts"),
+    # user groups
+    make_route("GET", "/user/groups", ug.list_groups, "user_group.list"),
+    make_route("GET", "/user/groups/root", ug.root_group, "user_group.root"),
+    make_route("POST", "/user/groups/subgroups", ug.create_root_subgroup, "user_group.create_root"),
+    make_route("GET", _USER_GROUP, ug.load_group, "user_group.load"),
+    make_route("PATCH", _USER_GROUP, ug.update_group, "user_group.update"),
+    make_route("DELETE", _USER_GROUP, ug.delete_group, "user_group.delete"),
+    make_route("GET", _USER_GROUP + "/subgroups", ug.list_subgroups, "user_group.subgroups"),
+    make_route("POST", _USER_GROUP + "/subgroups", ug.create_subgroup, "user_group.create"),
+    make_route("GET", _USER_GROUP + "/users", ug.list_users, "user_group.users"),
+    make_route("POST", _USER_GROUP + "/users", ug.create_user, "user_group.create_user"),
 ]
 
 

@@ -20,6 +20,8 @@ from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
+from pressroom.services.user import UserService
+from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
 
 
@@ -43,3 +45,5 @@ class Services:
     health: HealthService
     url_aliases: UrlAliasService
     url_wildcards: UrlWildcardService
+    users: UserService
+    user_groups: UserGroupService

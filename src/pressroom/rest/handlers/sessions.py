@@ -81,4 +81,4 @@ def create_token(req: RestRequest) -> Token:
 def current_user(req: RestRequest) -> Redirect:
     if req.user.is_anonymous:
         raise Unauthorized("Not logged in.")
-    return Redirect(req.out.href(f"/user/users/{req.user.id}"))
+    return Redirect(req.url("user.load", userId=req.user.id))

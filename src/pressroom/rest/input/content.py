@@ -14,6 +14,7 @@ from pressroom.domain.location import LocationCreate
 from pressroom.rest.input.node import Node, as_list
 from pressroom.rest.media import strip_prefix
 from pressroom.rest.request import RestRequest
+from pressroom.rest.routing import MAX_ID
 
 _USER = re.compile(r"^/user/users/([0-9]+)/?$")
 
@@ -24,6 +25,22 @@ def user_id_of(href: str, what: str) -> int:
     if match is None:
         raise BadRequest(f"Invalid {what} '{href}': expected a reference like '/api/ibexa/v2/user/users/14'")
     return int(match.group(1))
+
+
+def opt_section_id(req: RestRequest, node: Node) -> int | None:
+    """The section id of an optional ``Section`` reference."""
+    section = node.opt_href("Section")
+    if section is None:
+        return None
+    return int(req.parse_href(section, "section.load", what="Section")["sectionId"])
+
+
+def opt_type_id(req: RestRequest, node: Node) -> int | None:
+    """The content type id of an optional ``ContentType`` reference."""
+    href = node.opt_href("ContentType")
+    if href is None:
+        return None
+    return int(req.parse_href(href, "content_type.load", what="ContentType")["typeId"])
 
 
 def location_id_of(req: RestRequest, href: str, what: str) -> int:
@@ -69,7 +86,7 @@ def parse_location_create(req: RestRequest, node: Node) -> LocationCreate:
     )
 
 
-def _fields(node: Node) -> tuple[FieldInput, ...]:
+def field_inputs(node: Node) -> tuple[FieldInput, ...]:
     fields = []
     for item in node.items("fields", "field"):
         fields.append(
@@ -89,16 +106,13 @@ def parse_content_create(req: RestRequest) -> ContentCreate:
         parse_location_create(req, Node(item, f"{node.where}.LocationCreate"))
         for item in as_list(node.data.get("LocationCreate"))
     )
-    section = node.opt_href("Section")
     owner = node.opt_href("User") or node.opt_href("Owner")
     return ContentCreate(
         content_type_id=int(req.parse_href(type_href, "content_type.load", what="ContentType")["typeId"]),
         main_language_code=node.string("mainLanguageCode"),
-        fields=_fields(node),
+        fields=field_inputs(node),
         locations=locations,
-        section_id=int(req.parse_href(section, "section.load", what="Section")["sectionId"])
-        if section
-        else None,
+        section_id=opt_section_id(req, node),
         owner_id=user_id_of(owner, "User") if owner else None,
         remote_id=node.opt_string("remoteId") or None,
         always_available=node.opt_boolean("alwaysAvailable"),
@@ -108,14 +122,11 @@ def parse_content_create(req: RestRequest) -> ContentCreate:
 
 def parse_content_update(req: RestRequest) -> ContentUpdate:
     node = req.input("ContentUpdate")
-    section = node.opt_href("Section")
     owner = node.opt_href("Owner")
     main_location = node.opt_href("MainLocation")
     return ContentUpdate(
         main_language_code=node.opt_string("mainLanguageCode") or None,
-        section_id=int(req.parse_href(section, "section.load", what="Section")["sectionId"])
-        if section
-        else None,
+        section_id=opt_section_id(req, node),
         main_location_id=location_id_of(req, main_location, "MainLocation") if main_location else None,
         owner_id=user_id_of(owner, "Owner") if owner else None,
         always_available=node.opt_boolean("alwaysAvailable"),
@@ -128,7 +139,7 @@ def parse_content_update(req: RestRequest) -> ContentUpdate:
 def parse_version_update(req: RestRequest) -> VersionUpdate:
     node = req.input("VersionUpdate")
     return VersionUpdate(
-        fields=_fields(node),
+        fields=field_inputs(node),
         initial_language_code=node.opt_string("initialLanguageCode") or None,
         modification_date=_date(node, "modificationDate"),
     )
@@ -142,10 +153,15 @@ def parse_relation_create(req: RestRequest) -> int:
 
 def parse_destination(req: RestRequest) -> int:
     """COPY content: the ``Destination`` header's last path segment is the parent location id."""
-    header = (req.headers.get("destination") or "").strip()
-    last = header.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    if not (last.isascii() and last.isdigit()):
-        raise BadRequest(f"The Destination header must be a parent location href, got '{header}'")
+    return last_id(req.headers.get("destination"), "The Destination header must be a parent location href")
+
+
+def last_id(raw: str | None, problem: str) -> int:
+    """The id in the last segment of a path or href; BadRequest saying ``problem`` otherwise."""
+    text = (raw or "").strip()
+    last = text.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    if not (last.isascii() and last.isdigit()) or int(last) > MAX_ID:
+        raise BadRequest(f"{problem}, got '{text}'")
     return int(last)
 
 

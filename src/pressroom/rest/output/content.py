@@ -43,7 +43,7 @@ def iso(moment: datetime) -> str:
 
 
 def user_ref(out: Out, user_id: int) -> dict[str, Any]:
-    return {"_media-type": out.media("User"), "_href": out.href(f"/user/users/{user_id}")}
+    return out.ref("User", "user.load", userId=user_id)
 
 
 def content_ref(out: Out, content_id: int, media: str = "ContentInfo") -> dict[str, Any]:
@@ -165,20 +165,25 @@ def visit_version(out: Out, value: Version) -> Representation:
     return Representation.single("Version", version_body(out, value), value, patch="VersionUpdate")
 
 
-@visits(VersionList)
-def visit_version_list(out: Out, value: VersionList) -> Representation:
-    content_id = value.content.id
-    body = {
+def version_list_body(out: Out, href: str, items: list[tuple[ContentInfo, VersionInfo]]) -> dict[str, Any]:
+    """A VersionList of versions of one or several items (a user's drafts span items)."""
+    return {
         "_media-type": out.media("VersionList"),
-        "_href": out.url("version.list", contentId=content_id),
+        "_href": href,
         "VersionItem": [
             {
-                "Version": out.ref("Version", "version.load", contentId=content_id, versionNo=v.version_no),
-                "VersionInfo": version_info_body(out, value.content, v),
+                "Version": out.ref("Version", "version.load", contentId=info.id, versionNo=v.version_no),
+                "VersionInfo": version_info_body(out, info, v),
             }
-            for v in value.versions
+            for info, v in items
         ],
     }
+
+
+@visits(VersionList)
+def visit_version_list(out: Out, value: VersionList) -> Representation:
+    href = out.url("version.list", contentId=value.content.id)
+    body = version_list_body(out, href, [(value.content, v) for v in value.versions])
     return Representation("VersionList", "VersionList", body)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pressroom.domain.user import Session
+from pressroom.rest.output.content import user_ref
 from pressroom.rest.output.visitor import Out, Representation, visits
 
 
@@ -28,7 +29,7 @@ def visit_session(out: Out, value: SessionView) -> Representation:
         "name": value.cookie_name,
         "identifier": value.session.id,
         "csrfToken": value.csrf_token,
-        "User": {"_media-type": out.media("User"), "_href": out.href(f"/user/users/{value.session.user_id}")},
+        "User": user_ref(out, value.session.user_id),
     }
     return Representation("Session", "Session", body)
 

@@ -1,0 +1,75 @@
+"""User groups: find, load by path, create (below a group or the root group), update, delete, and the
+subgroups and users of a group (spec/endpoints-users.tsv)."""
+
+from __future__ import annotations
+
+from pressroom.domain.errors import BadRequest
+from pressroom.domain.location import Location
+from pressroom.domain.user import UserGroup
+from pressroom.rest.handlers.users import listed_here, page, user_list
+from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
+from pressroom.rest.output.users import UserGroupList, UserGroupRefList, UserList, UserRefList
+from pressroom.rest.request import RestRequest
+from pressroom.rest.responses import Created, NoContent, Redirect
+from pressroom.rest.routing import MAX_ID
+from pressroom.services.user_content import ROOT_USER_GROUP_PATH
+
+
+def _group_list(req: RestRequest, groups: list[Location]) -> UserGroupList | UserGroupRefList:
+    """Full groups when Accept asks for UserGroupList, references otherwise."""
+    if req.wants("UserGroupList"):
+        return UserGroupList(listed_here(req), req.services.user_groups.load_many(req.user, groups))
+    return UserGroupRefList(listed_here(req), groups)
+
+
+def list_groups(req: RestRequest) -> UserGroupList | UserGroupRefList:
+    raw_id = req.query.get("id")
+    if raw_id is not None and not (raw_id.isascii() and raw_id.isdigit() and int(raw_id) <= MAX_ID):
+        raise BadRequest(f"Query parameter 'id' must be a content id, got '{raw_id}'")
+    content_id = int(raw_id) if raw_id is not None else None
+    groups = req.services.user_groups.find(
+        req.user, content_id=content_id, remote_id=req.query.get("remoteId")
+    )
+    return _group_list(req, groups)
+
+
+def root_group(req: RestRequest) -> Redirect:
+    return Redirect(req.url("user_group.load", path=ROOT_USER_GROUP_PATH), status=301)
+
+
+def _created(req: RestRequest, group: UserGroup) -> Created:
+    return Created(req.url("user_group.load", path=group.location.path), group)
+
+
+def create_root_subgroup(req: RestRequest) -> Created:
+    return _created(req, req.services.user_groups.create(req.user, None, parse_user_group_create(req)))
+
+
+def create_subgroup(req: RestRequest, path: str) -> Created:
+    return _created(req, req.services.user_groups.create(req.user, path, parse_user_group_create(req)))
+
+
+def load_group(req: RestRequest, path: str) -> UserGroup:
+    return req.services.user_groups.load(req.user, path)
+
+
+def update_group(req: RestRequest, path: str) -> UserGroup:
+    return req.services.user_groups.update(req.user, path, parse_user_group_update(req), req.if_match)
+
+
+def delete_group(req: RestRequest, path: str) -> NoContent:
+    req.services.user_groups.delete(req.user, path)
+    return NoContent()
+
+
+def list_subgroups(req: RestRequest, path: str) -> UserGroupList | UserGroupRefList:
+    return _group_list(req, req.services.user_groups.subgroups(req.user, path, *page(req)))
+
+
+def list_users(req: RestRequest, path: str) -> UserList | UserRefList:
+    return user_list(req, req.services.user_groups.users(req.user, path, *page(req)))
+
+
+def create_user(req: RestRequest, path: str) -> Created:
+    user = req.services.users.create(req.user, path, parse_user_create(req))
+    return Created(req.url("user.load", userId=user.account.id), user)

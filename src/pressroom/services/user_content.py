@@ -1,0 +1,117 @@
+"""What the user and user group services share: finding groups in the tree, loading user and group
+content, and creating or editing content as one published step in the caller's transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from pressroom.domain.content import ContentCreate, ContentInfo, ContentUpdate, FieldInput, VersionUpdate
+from pressroom.domain.content_type import ContentType
+from pressroom.domain.errors import NotFound, found
+from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.location import Location
+from pressroom.domain.user import USER_GROUP_TYPE, User, UserContent, UserGroup
+from pressroom.services.content import create_draft, update_metadata
+from pressroom.services.content_ops import (
+    check_readable,
+    copy_version,
+    current_version,
+    get_content,
+    get_content_type,
+    load_version,
+    publish,
+)
+from pressroom.services.permissions import Permissions
+from pressroom.services.version import edit_draft
+from pressroom.storage.spi import Tx
+
+ROOT_USER_GROUP_PATH = "1/5"  # the "Users" group of the clean install (spec/install.md §9)
+
+
+def type_named(tx: Tx, type_id: int | None, identifier: str) -> ContentType:
+    """The content type ``type_id``, or the one with ``identifier`` when no id is given."""
+    if type_id is not None:
+        return get_content_type(tx, type_id)
+    return found(tx.content_types.by_identifier(identifier), "ContentType", identifier)
+
+
+def group_type_id(tx: Tx) -> int:
+    return type_named(tx, None, USER_GROUP_TYPE).id
+
+
+def group_not_found(path: str) -> NotFound:
+    return NotFound(f"Could not find 'UserGroup' with identifier '{path}'")
+
+
+def group_at(tx: Tx, path: str) -> Location:
+    """The location at exactly ``path`` (``"1/5/13"``) whose content is a user group."""
+    parts = path.strip("/").split("/")
+    location = tx.locations.get(int(parts[-1])) if parts[-1].isdigit() else None
+    if location is None or location.path != path.strip("/") or not is_group(tx, location):
+        raise group_not_found(path)
+    return location
+
+
+def is_group(tx: Tx, location: Location) -> bool:
+    if location.content_id is None:
+        return False
+    info = tx.content.get(location.content_id)
+    return info is not None and info.content_type_id == group_type_id(tx)
+
+
+def load_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
+    """The user with its current version; the viewer may always load itself."""
+    account = found(tx.users.get(user_id), "User", user_id)
+    info = get_content(tx, user_id)
+    if viewer.id != user_id:
+        check_readable(permissions, viewer, tx, info)
+    return UserContent(account, load_version(tx, info, current_version(tx, info)))
+
+
+def load_group(tx: Tx, permissions: Permissions, viewer: User, location: Location) -> UserGroup:
+    """The group at ``location`` with its current version, shown at its main location."""
+    assert location.content_id is not None
+    info = get_content(tx, location.content_id)
+    check_readable(permissions, viewer, tx, info)
+    main = location
+    if info.main_location_id not in (None, location.id):
+        main = tx.locations.get(info.main_location_id) or location
+    return UserGroup(load_version(tx, info, current_version(tx, info)), main)
+
+
+def readable_ids(tx: Tx, permissions: Permissions, viewer: User, content_ids: Sequence[int]) -> set[int]:
+    """The items of ``content_ids`` the viewer may read (itself always), in one query."""
+    infos = tx.content.get_many(content_ids)
+    return {
+        content_id
+        for content_id, info in infos.items()
+        if content_id == viewer.id or permissions.can(viewer, "content", "read", section_id=info.section_id)
+    }
+
+
+def publish_new(
+    tx: Tx, files: FileStore, viewer: User, struct: ContentCreate, moment: datetime
+) -> ContentInfo:
+    """Create the item and publish its first version at once."""
+    version = create_draft(tx, files, viewer, struct, moment)
+    publish(tx, version.content, version.info, moment)
+    return get_content(tx, version.content.id)
+
+
+def publish_edit(
+    tx: Tx,
+    files: FileStore,
+    viewer: User,
+    info: ContentInfo,
+    fields: Sequence[FieldInput],
+    metadata: ContentUpdate,
+    moment: datetime,
+) -> None:
+    """Publish a new version holding ``fields`` over the current one (when any), then store metadata."""
+    if fields:
+        draft = copy_version(tx, viewer, info, current_version(tx, info), moment)
+        edit_draft(tx, files, info, draft, VersionUpdate(fields=tuple(fields)), moment)
+        publish(tx, get_content(tx, info.id), draft, moment)
+    if metadata != ContentUpdate():
+        update_metadata(tx, get_content(tx, info.id), metadata)
