@@ -55,6 +55,7 @@ class LoginFailures:
     blocked_until: int
 
 
+@dataclass(frozen=True, slots=True)
 class UserContent:
     """A user as the REST API shows it: the account and the content item with its current version."""
 

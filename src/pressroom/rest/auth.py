@@ -104,7 +104,7 @@ async def identify(
         session = auth.session(session_id)
         if session is not None:
             user = auth.load_user(session.user_id)
-            if user is not None:
+            if user is not None and user.enabled:  # a disabled user's session is dead
                 unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
                 if unsafe and not csrf_token_matches(headers.get("x-csrf-token"), session):
                     raise Unauthorized(f"Missing or invalid CSRF token for {method}")

@@ -3,7 +3,8 @@
 Sessions live in the database so that every server process (and every machine on one PostgreSQL)
 sees the same ones. Verified Basic credentials are remembered for a short time in-process, keyed by an
 HMAC of login and password, so that a client sending Basic on every request does not pay for argon2 each
-time; a password change takes effect in every process within that time.
+time; a remembered check still reads the account, so disabling a user or changing a password takes effect
+at once in every process.
 
 Every password check goes through the login throttle (services/throttle.py), and an unknown login costs the
 same argon2 verification as a known one. The anonymous account never logs in. A JWT carries its user's token
@@ -50,7 +51,7 @@ class AuthService:
         self.anonymous_user_id = anonymous_user_id
         self.session_ttl = session_ttl
         self.jwt_ttl = jwt_ttl
-        self._basic_cache: dict[bytes, tuple[float, User]] = {}
+        self._basic_cache: dict[bytes, tuple[float, str]] = {}  # -> (expiry, the hash checked)
         self._lock = threading.Lock()
         self._anonymous: User | None = None
         self.throttle = LoginThrottle(store)
@@ -74,17 +75,21 @@ class AuthService:
         Raises Unauthorized for wrong credentials, TooManyRequests while the login or the client address
         is blocked after failures. Costs an argon2 verification: call it off the event loop.
         """
+        return self._checked(login, password, address)[0]
+
+    def _checked(self, login: str, password: str, address: str | None) -> tuple[User, str]:
+        """``check_password``, with the password hash the password was verified against."""
         attempt = self.throttle.begin(login, address)
         try:
-            user = self._verified(login, password)
+            user, password_hash = self._verified(login, password)
         except Unauthorized:
             self.throttle.failed(attempt)
             raise
         self.throttle.succeeded(attempt)
         self.permissions.require(user, "user", "login")
-        return user
+        return user, password_hash
 
-    def _verified(self, login: str, password: str) -> User:
+    def _verified(self, login: str, password: str) -> tuple[User, str]:
         if not login or not password:
             raise Unauthorized(INVALID_LOGIN)
         with self.store.read() as tx:
@@ -96,14 +101,25 @@ class AuthService:
         if not verify_password(password_hash, password) or not user.enabled or user.is_anonymous:
             raise Unauthorized(INVALID_LOGIN)
         if needs_rehash(password_hash):
+            password_hash = hash_password(password)
             with self.store.write() as tx:
-                tx.users.set_password_hash(user.id, hash_password(password))
-        return user
+                tx.users.set_password_hash(user.id, password_hash)
+        return user, password_hash
 
     def cached_basic(self, login: str, password: str) -> User | None:
-        """The user of Basic credentials verified in the last minute, without argon2; None otherwise."""
+        """The user of Basic credentials verified in the last minute, without argon2; None otherwise.
+
+        The account is read again (one indexed query): a user disabled or deleted since, or whose password
+        changed, is not remembered.
+        """
         cached = self._basic_cache.get(self._basic_key(login, password))
-        return cached[1] if cached is not None and cached[0] > time.monotonic() else None
+        if cached is None or cached[0] <= time.monotonic():
+            return None
+        with self.store.read() as tx:
+            found = tx.users.by_login(login)
+        if found is None or not found[0].enabled or not hmac.compare_digest(found[1], cached[1]):
+            return None
+        return found[0]
 
     def _basic_key(self, login: str, password: str) -> bytes:
         message = f"{login}\x00{password}".encode("utf-8", "surrogateescape")
@@ -114,13 +130,13 @@ class AuthService:
         cached = self.cached_basic(login, password)
         if cached is not None:
             return cached
-        user = self.check_password(login, password, address)
+        user, password_hash = self._checked(login, password, address)
         key = self._basic_key(login, password)
         now = time.monotonic()
         with self._lock:
             if len(self._basic_cache) >= BASIC_CACHE_SIZE:
                 self._basic_cache.clear()
-            self._basic_cache[key] = (now + BASIC_CACHE_SECONDS, user)
+            self._basic_cache[key] = (now + BASIC_CACHE_SECONDS, password_hash)
         return user
 
     # -- sessions ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ _TOKEN_EPOCH = select(token_epochs.c.epoch).where(token_epochs.c.user_id == bind
 _USERS_BY_EMAIL = (
     select(users).where(func.lower(users.c.email) == bindparam("email")).order_by(users.c.content_id)
 )
-_parent = locations.alias("parent")
+_child_location = locations.alias("member")
 _SESSION = select(sessions).where(sessions.c.id == bindparam("id"), sessions.c.expires_at > bindparam("now"))
 
 
@@ -117,9 +117,13 @@ class SqlUserGateway:
         return [row_to_location(r) for r in self.c.execute(query)]
 
     def parent_locations(self, content_id: int) -> list[Location]:
-        """The parents of the locations of ``content_id`` (a user's groups), by location id."""
-        parents = select(_parent.c.parent_id).where(_parent.c.content_id == content_id)
-        query = location_query().where(locations.c.id.in_(parents)).order_by(locations.c.id)
+        """The parents of the locations of ``content_id`` (a user's groups), in the order it got them."""
+        query = (
+            location_query()
+            .join(_child_location, _child_location.c.parent_id == locations.c.id)
+            .where(_child_location.c.content_id == content_id, _child_location.c.id != locations.c.id)
+            .order_by(_child_location.c.id)
+        )
         return [row_to_location(r) for r in self.c.execute(query)]
 
 
