@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from tests.functional.content_support import create_folder, encode, field, field_values
 from tests.functional.content_types_support import new_draft
 from tests.functional.content_types_support import publish as publish_type
-from tests.functional.content_support import create_folder, encode, field, field_values
 from tests.functional.support import error_message
 from tests.functional.users_support import (
     ADMINS,
@@ -28,7 +25,6 @@ from tests.functional.users_support import (
     user_href,
 )
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
-
 
 JSON = media("UserGroupRefList")
 
