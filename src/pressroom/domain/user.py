@@ -72,17 +72,24 @@ class UserGroup:
 
 
 @dataclass(frozen=True, slots=True)
+class ContentParts:
+    """What user and group input shares with content: None leaves a value unchanged on update."""
+
+    main_language_code: str | None = None
+    fields: tuple[FieldInput, ...] = ()
+    section_id: int | None = None
+    remote_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class UserCreate:
     login: str
     email: str
     password: str
-    main_language_code: str
-    fields: tuple[FieldInput, ...]
+    parts: ContentParts
     enabled: bool = True
     max_login: int | None = None
     content_type_id: int | None = None  # None: the ``user`` type
-    section_id: int | None = None
-    remote_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,24 +100,10 @@ class UserUpdate:
     password: str | None = None
     enabled: bool | None = None
     max_login: int | None = None
-    main_language_code: str | None = None
-    section_id: int | None = None
-    remote_id: str | None = None
-    fields: tuple[FieldInput, ...] = ()
+    parts: ContentParts = ContentParts()
 
 
 @dataclass(frozen=True, slots=True)
 class UserGroupCreate:
-    main_language_code: str
-    fields: tuple[FieldInput, ...]
+    parts: ContentParts
     content_type_id: int | None = None  # None: the ``user_group`` type
-    section_id: int | None = None
-    remote_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class UserGroupUpdate:
-    main_language_code: str | None = None
-    section_id: int | None = None
-    remote_id: str | None = None
-    fields: tuple[FieldInput, ...] = ()

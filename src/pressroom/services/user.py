@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pressroom.domain.content import ContentCreate, ContentInfo, ContentUpdate, FieldInput, VersionInfo
+from pressroom.domain.content import ContentInfo, FieldInput, VersionInfo
 from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, PreconditionFailed, found
 from pressroom.domain.fieldtypes.base import FileStore, JsonDict
 from pressroom.domain.location import Location, LocationCreate
@@ -26,6 +26,7 @@ from pressroom.services.content_ops import (
 )
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
+    content_create,
     group_at,
     is_group,
     load_user,
@@ -130,17 +131,8 @@ class UserService:
                 "enabled": struct.enabled,
                 "maxLogin": struct.max_login,
             }
-            create = ContentCreate(
-                content_type_id=content_type.id,
-                main_language_code=struct.main_language_code,
-                fields=(
-                    *struct.fields,
-                    FieldInput(definition.identifier, struct.main_language_code, account),
-                ),
-                locations=(LocationCreate(group.id),),
-                section_id=struct.section_id,
-                remote_id=struct.remote_id,
-            )
+            extra = (FieldInput(definition.identifier, struct.parts.main_language_code, account),)
+            create = content_create(struct.parts, content_type.id, group.id, extra)
             info = publish_new(tx, self.files, viewer, create, moment)
             return load_user(tx, self.permissions, viewer, info.id)
 
@@ -152,16 +144,9 @@ class UserService:
             current = load_user(tx, self.permissions, viewer, user_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
-            info = current.version.content
-            fields = list(struct.fields)
-            if (struct.email, struct.password, struct.enabled, struct.max_login) != (None, None, None, None):
-                fields.append(self._account_input(tx, current, struct))
-            metadata = ContentUpdate(
-                main_language_code=struct.main_language_code,
-                section_id=struct.section_id,
-                remote_id=struct.remote_id,
-            )
-            publish_edit(tx, self.files, viewer, info, fields, metadata, moment)
+            changes = (struct.email, struct.password, struct.enabled, struct.max_login)
+            extra = [self._account_input(tx, current, struct)] if changes != (None, None, None, None) else []
+            publish_edit(tx, self.files, viewer, current.version.content, struct.parts, moment, extra)
             return load_user(tx, self.permissions, viewer, user_id)
 
     @staticmethod

@@ -10,8 +10,8 @@ from pressroom.domain.content import ContentCreate, ContentInfo, ContentUpdate, 
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import NotFound, found
 from pressroom.domain.fieldtypes.base import FileStore
-from pressroom.domain.location import Location
-from pressroom.domain.user import USER_GROUP_TYPE, User, UserContent, UserGroup
+from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserContent, UserGroup
 from pressroom.services.content import create_draft, update_metadata
 from pressroom.services.content_ops import (
     check_readable,
@@ -90,6 +90,20 @@ def readable_ids(tx: Tx, permissions: Permissions, viewer: User, content_ids: Se
     }
 
 
+def content_create(
+    parts: ContentParts, type_id: int, parent_id: int, extra: tuple[FieldInput, ...] = ()
+) -> ContentCreate:
+    """The ContentCreate of a user or group placed below the group location ``parent_id``."""
+    return ContentCreate(
+        content_type_id=type_id,
+        main_language_code=parts.main_language_code or "",
+        fields=(*parts.fields, *extra),
+        locations=(LocationCreate(parent_id),),
+        section_id=parts.section_id,
+        remote_id=parts.remote_id,
+    )
+
+
 def publish_new(
     tx: Tx, files: FileStore, viewer: User, struct: ContentCreate, moment: datetime
 ) -> ContentInfo:
@@ -104,14 +118,19 @@ def publish_edit(
     files: FileStore,
     viewer: User,
     info: ContentInfo,
-    fields: Sequence[FieldInput],
-    metadata: ContentUpdate,
+    parts: ContentParts,
     moment: datetime,
+    extra: Sequence[FieldInput] = (),
 ) -> None:
-    """Publish a new version holding ``fields`` over the current one (when any), then store metadata."""
+    """Publish a new version holding the given fields over the current one (when any), then store
+    the metadata changes."""
+    fields = (*parts.fields, *extra)
     if fields:
         draft = copy_version(tx, viewer, info, current_version(tx, info), moment)
         edit_draft(tx, files, info, draft, VersionUpdate(fields=tuple(fields)), moment)
         publish(tx, get_content(tx, info.id), draft, moment)
+    metadata = ContentUpdate(
+        main_language_code=parts.main_language_code, section_id=parts.section_id, remote_id=parts.remote_id
+    )
     if metadata != ContentUpdate():
         update_metadata(tx, get_content(tx, info.id), metadata)

@@ -6,17 +6,17 @@ transaction; deleting one deletes its subtree (subgroups and the users whose onl
 
 from __future__ import annotations
 
-from pressroom.domain.content import ContentCreate, ContentUpdate
 from pressroom.domain.errors import Forbidden, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
-from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.location import Location
 from pressroom.domain.tags import tag_matches, value_tag
-from pressroom.domain.user import USER_GROUP_TYPE, User, UserGroup, UserGroupCreate, UserGroupUpdate
+from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
 from pressroom.services.content_ops import check_readable, delete_content
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
     ROOT_USER_GROUP_PATH,
+    content_create,
     group_at,
     group_not_found,
     group_type_id,
@@ -93,20 +93,13 @@ class UserGroupService:
         with self.store.write() as tx:
             parent = group_at(tx, parent_path or ROOT_USER_GROUP_PATH)
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
-            create = ContentCreate(
-                content_type_id=content_type.id,
-                main_language_code=struct.main_language_code,
-                fields=struct.fields,
-                locations=(LocationCreate(parent.id),),
-                section_id=struct.section_id,
-                remote_id=struct.remote_id,
-            )
+            create = content_create(struct.parts, content_type.id, parent.id)
             info = publish_new(tx, self.files, viewer, create, moment)
             location = tx.locations.get(info.main_location_id or 0)
             assert location is not None
             return load_group(tx, self.permissions, viewer, location)
 
-    def update(self, viewer: User, path: str, struct: UserGroupUpdate, if_match: str | None) -> UserGroup:
+    def update(self, viewer: User, path: str, struct: ContentParts, if_match: str | None) -> UserGroup:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         self.permissions.require(viewer, "content", "edit")
         moment = now()
@@ -115,12 +108,7 @@ class UserGroupService:
             current = load_group(tx, self.permissions, viewer, location)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User group {path} has changed; its ETag is {value_tag(current)}")
-            metadata = ContentUpdate(
-                main_language_code=struct.main_language_code,
-                section_id=struct.section_id,
-                remote_id=struct.remote_id,
-            )
-            publish_edit(tx, self.files, viewer, current.version.content, struct.fields, metadata, moment)
+            publish_edit(tx, self.files, viewer, current.version.content, struct, moment)
             return load_group(tx, self.permissions, viewer, location)
 
     def delete(self, viewer: User, path: str) -> None:

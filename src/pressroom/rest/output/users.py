@@ -120,24 +120,19 @@ def visit_user_group(out: Out, value: UserGroup) -> Representation:
     return Representation.single("UserGroup", group_body(out, value), value, patch="UserGroupUpdate")
 
 
+def _list(out: Out, name: str, href: str, key: str, items: list[dict[str, Any]]) -> Representation:
+    """A list resource: root element and media type ``name``, its items under ``key``."""
+    return Representation(name, name, {"_media-type": out.media(name), "_href": href, key: items})
+
+
 @visits(UserRefList)
 def visit_user_refs(out: Out, value: UserRefList) -> Representation:
-    body = {
-        "_media-type": out.media("UserRefList"),
-        "_href": value.href,
-        "User": [user_ref(out, user.id) for user in value.users],
-    }
-    return Representation("UserRefList", "UserRefList", body)
+    return _list(out, "UserRefList", value.href, "User", [user_ref(out, user.id) for user in value.users])
 
 
 @visits(UserList)
 def visit_users(out: Out, value: UserList) -> Representation:
-    body = {
-        "_media-type": out.media("UserList"),
-        "_href": value.href,
-        "User": [user_body(out, user) for user in value.users],
-    }
-    return Representation("UserList", "UserList", body)
+    return _list(out, "UserList", value.href, "User", [user_body(out, user) for user in value.users])
 
 
 @visits(UserGroupRefList)
@@ -151,18 +146,13 @@ def visit_group_refs(out: Out, value: UserGroupRefList) -> Representation:
                 "_method": "DELETE",
             }
         refs.append(ref)
-    body = {"_media-type": out.media("UserGroupRefList"), "_href": value.href, "UserGroup": refs}
-    return Representation("UserGroupRefList", "UserGroupRefList", body)
+    return _list(out, "UserGroupRefList", value.href, "UserGroup", refs)
 
 
 @visits(UserGroupList)
 def visit_groups(out: Out, value: UserGroupList) -> Representation:
-    body = {
-        "_media-type": out.media("UserGroupList"),
-        "_href": value.href,
-        "UserGroup": [group_body(out, group) for group in value.groups],
-    }
-    return Representation("UserGroupList", "UserGroupList", body)
+    groups = [group_body(out, group) for group in value.groups]
+    return _list(out, "UserGroupList", value.href, "UserGroup", groups)
 
 
 @visits(UserDrafts)
