@@ -212,6 +212,24 @@ def test_subgroups_as_full_groups(api: Api) -> None:
     assert [g["name"] for g in groups] == ["Guest accounts", "Administrator users"]
 
 
+def test_a_full_group_list_costs_the_same_statements_however_many_groups(
+    api: Api, sql_statements: list[str]
+) -> None:
+    def listed() -> int:
+        sql_statements.clear()
+        response = api.get(f"/user/groups/{EDITORS}/subgroups", accept=media("UserGroupList"))
+        assert response.status_code == 200
+        return len(response.json()["UserGroupList"]["UserGroup"])
+
+    create_group(api, EDITORS)
+    assert listed() == 1
+    few = len(sql_statements)
+    for _ in range(3):
+        create_group(api, EDITORS)
+    assert listed() == 4
+    assert len(sql_statements) == few
+
+
 def test_users_of_a_group(api: Api) -> None:
     response = api.get(f"/user/groups/{ADMINS}/users", accept=media("UserRefList"))
     assert response.status_code == 200

@@ -150,6 +150,25 @@ def test_find_with_user_list_accept_gives_full_users(api: Api) -> None:
     assert users[0]["Version"]["VersionInfo"]["status"] == "PUBLISHED"
 
 
+def test_a_full_user_list_costs_the_same_statements_however_many_users(
+    api: Api, sql_statements: list[str]
+) -> None:
+    def listed() -> int:
+        sql_statements.clear()
+        response = api.get("/user/users", accept=media("UserList"))
+        assert response.status_code == 200
+        return len(response.json()["UserList"]["User"])
+
+    create_user(api)
+    assert listed() == 3
+    few = len(sql_statements)
+    for _ in range(3):
+        create_user(api)
+    assert listed() == 6
+    assert len(sql_statements) == few
+    assert few <= 10  # 3 transactions: the caller, the query, the load (3 statements for all versions)
+
+
 def test_find_with_plain_json_accept_gives_references(api: Api) -> None:
     response = api.get("/user/users?login=admin", accept="application/json")
     assert list(response.json()) == ["UserRefList"]

@@ -135,6 +135,20 @@ def asset_images(tx: Tx, content_ids: Sequence[int]) -> dict[int, str]:
     return found
 
 
+def load_current_versions(tx: Tx, infos: Sequence[ContentInfo]) -> dict[int, Version]:
+    """The current versions of several items with fields and relations, in three queries."""
+    keys = {info.id: (info.id, info.current_version_no) for info in infos}
+    versions = tx.content.get_versions(keys.values())
+    fields = tx.content.load_fields_of(keys.values())
+    relations = tx.relations.list_of(keys.values())
+    return {
+        info.id: Version(info, versions[key], for_output(fields[key], *key), tuple(relations[key]))
+        for info in infos
+        for key in (keys[info.id],)
+        if key in versions
+    }
+
+
 def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:
     return get_version(tx, info.id, info.current_version_no)
 

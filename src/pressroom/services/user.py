@@ -30,6 +30,7 @@ from pressroom.services.user_content import (
     group_at,
     is_group,
     load_user,
+    load_users,
     publish_edit,
     publish_new,
     readable_ids,
@@ -64,7 +65,7 @@ class UserService:
 
     def load_many(self, viewer: User, users: list[User]) -> list[UserContent]:
         with self.store.read() as tx:
-            return [load_user(tx, self.permissions, viewer, user.id) for user in users]
+            return load_users(tx, self.permissions, viewer, users)
 
     def find(self, viewer: User, query: UserFilter, offset: int = 0, limit: int | None = None) -> list[User]:
         """The users matching ``query`` that the viewer may read; NotFound when a filter matches none."""

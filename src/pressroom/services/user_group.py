@@ -21,6 +21,7 @@ from pressroom.services.user_content import (
     group_not_found,
     group_type_id,
     load_group,
+    load_groups,
     publish_edit,
     publish_new,
     readable_ids,
@@ -42,7 +43,7 @@ class UserGroupService:
 
     def load_many(self, viewer: User, locations: list[Location]) -> list[UserGroup]:
         with self.store.read() as tx:
-            return [load_group(tx, self.permissions, viewer, location) for location in locations]
+            return load_groups(tx, self.permissions, viewer, locations)
 
     def find(
         self, viewer: User, *, content_id: int | None = None, remote_id: str | None = None

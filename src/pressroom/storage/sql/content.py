@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, tuple_, update
 
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
@@ -133,7 +133,7 @@ _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
     content_versions.c.version_no == bindparam("version_no"),
 )
-_FIELDS = (
+_FIELDS_QUERY = (
     select(content_fields, field_definitions.c.identifier, field_definitions.c.position)
     .select_from(
         content_fields.join(
@@ -144,12 +144,23 @@ _FIELDS = (
             ),
         )
     )
-    .where(
-        content_fields.c.content_id == bindparam("content_id"),
-        content_fields.c.version_no == bindparam("version_no"),
-    )
     .order_by(field_definitions.c.position, field_definitions.c.id, content_fields.c.language_code)
 )
+_FIELDS = _FIELDS_QUERY.where(
+    content_fields.c.content_id == bindparam("content_id"),
+    content_fields.c.version_no == bindparam("version_no"),
+)
+
+
+def _field(r: Any) -> Field:
+    return Field(
+        id=r.id,
+        field_definition_id=r.field_definition_id,
+        identifier=r.identifier,
+        language_code=r.language_code,
+        field_type=r.field_type,
+        value=None if r.value is None else orjson.loads(r.value),
+    )
 
 
 class SqlContentGateway:
@@ -386,16 +397,27 @@ class SqlContentGateway:
     # -- fields --------------------------------------------------------------------------------------
     def load_fields(self, content_id: int, version_no: int) -> list[Field]:
         return [
-            Field(
-                id=r.id,
-                field_definition_id=r.field_definition_id,
-                identifier=r.identifier,
-                language_code=r.language_code,
-                field_type=r.field_type,
-                value=None if r.value is None else orjson.loads(r.value),
-            )
-            for r in self.c.execute(_FIELDS, {"content_id": content_id, "version_no": version_no})
+            _field(r) for r in self.c.execute(_FIELDS, {"content_id": content_id, "version_no": version_no})
         ]
+
+    def get_versions(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], VersionInfo]:
+        """Versions by ``(content id, version no)``, in one query."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return {}
+        pair = tuple_(content_versions.c.content_id, content_versions.c.version_no)
+        rows = self.c.execute(select(content_versions).where(pair.in_(wanted)))
+        return {(r.content_id, r.version_no): _version(r) for r in rows}
+
+    def load_fields_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Field]]:
+        """The fields of several versions by ``(content id, version no)``, in one query."""
+        wanted = sorted(set(keys))
+        found: dict[tuple[int, int], list[Field]] = {key: [] for key in wanted}
+        if wanted:
+            pair = tuple_(content_fields.c.content_id, content_fields.c.version_no)
+            for r in self.c.execute(_FIELDS_QUERY.where(pair.in_(wanted))):
+                found[(r.content_id, r.version_no)].append(_field(r))
+        return found
 
     def save_fields(self, content_id: int, version_no: int, fields: Sequence[Field]) -> None:
         """Replace every field of a version."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select
+from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select, tuple_
 
 from pressroom.domain.content import EMBED, LINK, Relation
 from pressroom.storage.sql.schema import field_definitions, relations
@@ -49,6 +49,16 @@ _OF_VERSION = (
 class SqlRelationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
+
+    def list_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Relation]]:
+        """The relations of several versions by ``(content id, version no)``, in one query."""
+        wanted = sorted(set(keys))
+        found: dict[tuple[int, int], list[Relation]] = {key: [] for key in wanted}
+        if wanted:
+            pair = tuple_(relations.c.source_content_id, relations.c.source_version_no)
+            for r in self.c.execute(_query().where(pair.in_(wanted)).order_by(relations.c.id)):
+                found[(r.source_content_id, r.source_version_no)].append(_relation(r))
+        return found
 
     def list(
         self, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
