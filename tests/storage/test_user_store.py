@@ -107,3 +107,29 @@ def test_parent_locations_are_a_users_groups(store: SqlStore) -> None:
         assert [location.path for location in tx.users.parent_locations(14)] == ["1/5/13"]
         assert [location.path for location in tx.users.parent_locations(10)] == ["1/5/44"]
         assert tx.users.parent_locations(999) == []
+
+
+def test_versions_fields_and_relations_of_several_versions_at_once(store: SqlStore) -> None:
+    keys = [(14, 3), (10, 2), (12, 1), (14, 99)]
+    with store.read() as tx:
+        versions = tx.content.get_versions(keys)
+        fields = tx.content.load_fields_of(keys)
+        relations = tx.relations.list_of(keys)
+        assert sorted(versions) == [(10, 2), (12, 1), (14, 3)]
+        assert versions[(14, 3)] == tx.content.get_version(14, 3)
+        for key in [(14, 3), (10, 2), (12, 1)]:
+            assert fields[key] == tx.content.load_fields(*key)
+            assert relations[key] == tx.relations.list(*key)
+        assert (fields[(14, 99)], relations[(14, 99)]) == ([], [])
+        assert [f.identifier for f in fields[(14, 3)]] == [
+            "first_name",
+            "last_name",
+            "user_account",
+            "signature",
+            "image",
+        ]
+        assert (tx.content.get_versions([]), tx.content.load_fields_of([]), tx.relations.list_of([])) == (
+            {},
+            {},
+            {},
+        )

@@ -6,7 +6,9 @@ import pytest
 
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.base import JsonDict
+from pressroom.domain.fieldtypes.ezuser import account_of
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.user import Account
 
 from .conftest import FakeContext
 
@@ -90,3 +92,46 @@ def test_user_custom_username_pattern() -> None:
     settings, validators = USER.normalize_definition({"UsernamePattern": "^[a-z]+$"}, None)
     value = USER.from_wire({"login": "JDoe", "email": "j@x.org", "password": "Secret1234"})
     assert [e.message for e in USER.validate(value, settings, validators)] == ["Invalid login format"]
+
+
+def test_user_edit_keeps_login_content_id_and_hash_unless_a_new_password_is_given() -> None:
+    stored: JsonDict = {
+        "login": "admin",
+        "email": "admin@link.invalid",
+        "contentId": 14,
+        "passwordHash": "stored-hash",
+        "passwordUpdatedAt": 1700000000,
+    }
+    edit = USER.from_wire({"login": "renamed", "email": "new@example.com"})
+    assert USER.carry_over(edit, stored) == {
+        "login": "admin",
+        "email": "new@example.com",
+        "enabled": True,
+        "maxLogin": 0,
+        "contentId": 14,
+        "passwordHash": "stored-hash",
+        "passwordUpdatedAt": 1700000000,
+    }
+    new_password = USER.from_wire({"login": "admin", "email": "a@b.c", "password": "Another12345"})
+    kept = USER.carry_over(new_password, stored)
+    assert kept == {**new_password, "contentId": 14}
+    assert USER.carry_over(edit, None) == edit  # nothing stored yet
+
+
+def test_user_stored_account_needs_no_new_password() -> None:
+    settings, validators = USER.normalize_definition(None, None)
+    seeded: JsonDict = {"login": "anonymous", "email": "anonymous@link.invalid", "contentId": 10}
+    assert USER.validate(seeded, settings, validators) == []
+
+
+def test_user_account_row_of_a_value() -> None:
+    value: JsonDict = {
+        "login": "jdoe",
+        "email": "j@x.org",
+        "enabled": False,
+        "maxLogin": 3,
+        "passwordHash": "h",
+    }
+    assert account_of(value, 52) == Account(52, "jdoe", "j@x.org", "h", False, 3, None)
+    assert account_of({"login": "", "email": "x@y.z"}, 52) is None
+    assert account_of(None, 52) is None
