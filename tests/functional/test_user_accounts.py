@@ -131,3 +131,11 @@ def test_user_created_disabled_cannot_log_in(client: TestClient, api: Api) -> No
     assert user["enabled"] is False
     error_message(login(client, user["login"], PASSWORD), 401)
     error_message(current(client, Authorization=basic(user["login"])), 401)
+
+
+def test_deleting_a_user_through_content_objects_removes_the_account(client: TestClient, api: Api) -> None:
+    user = create_user(api)
+    assert current(client, Authorization=basic(user["login"])).status_code == 307
+    assert api.delete(f"/content/objects/{user['_id']}").status_code == 204
+    error_message(current(client, Authorization=basic(user["login"])), 401)
+    assert api.request("HEAD", f"/user/users?login={user['login']}").status_code == 404

@@ -483,6 +483,29 @@ def test_assign_and_unassign_a_group(api: Api, group: str) -> None:
     assert loaded["MainLocation"]["_href"].startswith(f"{PREFIX}/content/locations/1/5/12/")
 
 
+def test_groups_of_a_user_in_xml(api: Api) -> None:
+    user = create_user(api)
+    api.post(f"/user/users/{user['_id']}/groups?group=/1/5/12", accept=JSON)
+    response = api.get(f"/user/users/{user['_id']}/groups", accept=media("UserGroupRefList", "xml"))
+    assert response.headers["content-type"] == media("UserGroupRefList", "xml")
+    root = xml(response)
+    assert root.tag == "UserGroupRefList"
+    groups = root.findall("UserGroup")
+    assert [g.get("href") for g in groups] == [group_href(EDITORS), group_href(GUESTS)]
+    unassign = groups[0].find("unassign")
+    assert (unassign.get("href"), unassign.get("method")) == (
+        f"{PREFIX}/user/users/{user['_id']}/groups/14",
+        "DELETE",
+    )
+
+
+def test_user_list_in_xml(api: Api) -> None:
+    response = api.get("/user/users?login=admin", accept=media("UserList", "xml"))
+    root = xml(response)
+    assert (root.tag, root.get("href")) == ("UserList", f"{PREFIX}/user/users")
+    assert [u.findtext("login") for u in root.findall("User")] == ["admin"]
+
+
 def test_assign_errors(api: Api) -> None:
     user = create_user(api)
     base = f"/user/users/{user['_id']}/groups"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
 from datetime import datetime
 
 from pressroom.domain.content import PUBLISHED, ContentInfo, Version, VersionInfo, VersionUpdate
@@ -67,12 +66,6 @@ class VersionService:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             return info.current_version_no
-
-    def drafts_of(self, user: User, creator_id: int) -> builtins.list[VersionInfo]:
-        """The drafts ``creator_id`` made (for ``/user/users/{id}/drafts``)."""
-        self.permissions.require(user, "content", "versionread")
-        with self.store.read() as tx:
-            return tx.content.drafts_by_creator(creator_id)
 
     # -- drafts --------------------------------------------------------------------------------------
     def update(
