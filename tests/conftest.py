@@ -17,7 +17,7 @@ import boto3
 import httpx
 import pytest
 from moto.server import ThreadedMotoServer
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import create_engine, text
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
@@ -98,22 +98,6 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     initialise(engine, "publish")
     engine.dispose()
     return url
-
-
-@pytest.fixture
-def sql_statements() -> Iterator[list[str]]:
-    """The SQL statements every engine runs during the test, in order: for asserting that a request
-    costs a fixed number of statements (no query per listed item)."""
-    seen: list[str] = []
-
-    def record(*args: object) -> None:
-        seen.append(str(args[2]))
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
 
 
 def make_settings(database_url: str, tmp_path: Path, **overrides: object) -> Settings:

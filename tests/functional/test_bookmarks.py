@@ -106,5 +106,6 @@ def test_list_is_a_fixed_number_of_statements(api: Api) -> None:
         assert len(listed(api, "?limit=2")["items"]) == 2
     with StatementCounter() as many:
         assert len(listed(api)["items"]) == 5
-    # page ids, locations, content infos, count (+ authentication): no statement per bookmark
-    assert few.count == many.count <= 6, many.statements
+    # page ids, locations, content infos, count (+ authentication: Basic re-reads the caller's account in
+    # its own transaction): no statement per bookmark
+    assert few.count == many.count <= 7, many.statements
