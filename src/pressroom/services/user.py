@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pressroom.domain.content import ContentInfo, FieldInput, VersionInfo
-from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, PreconditionFailed, found
+from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore, JsonDict
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.tags import tag_matches, value_tag
@@ -19,7 +19,6 @@ from pressroom.services.accounts import account_definition, check_account_free
 from pressroom.services.content import now
 from pressroom.services.content_ops import (
     delete_content,
-    get_content,
     get_content_type,
     place,
     resolve_location,
@@ -31,6 +30,7 @@ from pressroom.services.user_content import (
     is_group,
     load_user,
     load_users,
+    lock_user,
     publish_edit,
     publish_new,
     readable_ids,
@@ -142,7 +142,7 @@ class UserService:
         self.permissions.require(viewer, "content", "edit")
         moment = now()
         with self.store.write() as tx:
-            current = load_user(tx, self.permissions, viewer, user_id)
+            current = lock_user(tx, self.permissions, viewer, user_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
             changes = (struct.email, struct.password, struct.enabled, struct.max_login)
@@ -175,7 +175,7 @@ class UserService:
         """Delete the user and its account; Forbidden for the caller itself."""
         self.permissions.require(viewer, "content", "remove")
         with self.store.write() as tx:
-            found(tx.users.get(user_id), "User", user_id)
+            lock_user(tx, self.permissions, viewer, user_id)
             if user_id == viewer.id:
                 raise Forbidden("Cannot delete the currently authenticated User")
             delete_content(tx, [user_id])
@@ -186,7 +186,7 @@ class UserService:
         if not self.permissions.can(viewer, "content", "manage_locations"):
             raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
         with self.store.write() as tx:
-            info = get_content(tx, load_user(tx, self.permissions, viewer, user_id).account.id)
+            info = lock_user(tx, self.permissions, viewer, user_id).version.content
             group = tx.locations.get(group_location_id)
             if group is None or not is_group(tx, group):
                 raise Forbidden(f"Could not find 'UserGroup' with location id '{group_location_id}'")
@@ -201,7 +201,7 @@ class UserService:
         user's last group. Returns the remaining groups."""
         self.permissions.require(viewer, "content", "manage_locations")
         with self.store.write() as tx:
-            info = get_content(tx, load_user(tx, self.permissions, viewer, user_id).account.id)
+            info = lock_user(tx, self.permissions, viewer, user_id).version.content
             locations = tx.locations.of_content(user_id)
             doomed = next(
                 (location for location in locations if location.parent_id == group_location_id), None

@@ -70,6 +70,13 @@ def load_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> U
     return UserContent(account, load_version(tx, info, current_version(tx, info)))
 
 
+def lock_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
+    """``load_user`` for a change: the user's content item stays locked until the transaction ends
+    (see ``content_ops.lock_content``)."""
+    found(tx.content.lock(user_id), "User", user_id)
+    return load_user(tx, permissions, viewer, user_id)
+
+
 def load_group(tx: Tx, permissions: Permissions, viewer: User, location: Location) -> UserGroup:
     """The group at ``location`` with its current version, shown at its main location."""
     assert location.content_id is not None

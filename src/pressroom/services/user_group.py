@@ -12,7 +12,7 @@ from pressroom.domain.location import Location
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
-from pressroom.services.content_ops import check_readable, delete_content
+from pressroom.services.content_ops import check_readable, delete_content, lock_content
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
     ROOT_USER_GROUP_PATH,
@@ -106,6 +106,8 @@ class UserGroupService:
         moment = now()
         with self.store.write() as tx:
             location = group_at(tx, path)
+            assert location.content_id is not None
+            lock_content(tx, location.content_id)
             current = load_group(tx, self.permissions, viewer, location)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User group {path} has changed; its ETag is {value_tag(current)}")
@@ -117,7 +119,8 @@ class UserGroupService:
         self.permissions.require(viewer, "content", "remove")
         with self.store.write() as tx:
             location = group_at(tx, path)
+            assert location.content_id is not None
+            lock_content(tx, location.content_id)
             if tx.users.below(location.id, 0, 1):
                 raise Forbidden("Cannot delete non-empty User Groups")
-            assert location.content_id is not None
             delete_content(tx, [location.content_id])
