@@ -1,5 +1,6 @@
 """Content items under concurrent writers in separate OS processes, on SQLite and PostgreSQL
-(issues 14 and 15): version numbers, publishing, and If-Match against lost updates.
+(issues 14 and 15): version numbers, publishing, and If-Match against lost updates (and the same
+If-Match guarantee for a section).
 
 Every test starts a few processes with ``spawn``; each opens its own engine on the same database and
 calls the services, the way several server workers do. A barrier lines the processes up before every
@@ -18,8 +19,11 @@ from typing import Any
 
 from pressroom.domain.content import ContentUpdate, FieldInput, VersionUpdate
 from pressroom.domain.errors import PreconditionFailed, PressroomError
+from pressroom.domain.section import SectionUpdate
 from pressroom.domain.tags import value_tag
 from pressroom.services.content import ContentService
+from pressroom.services.permissions import Permissions
+from pressroom.services.section import SectionService
 from pressroom.services.version import VersionService
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
@@ -152,7 +156,8 @@ def test_drafts_published_at_once_leave_one_published_version(database_url: str,
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What the processes change at once: an item's metadata (remote id), or a draft's name field."""
+    """What the processes change at once: an item's metadata (its remote id) or, with ``draft_no``, a
+    draft's name field."""
 
     content_id: int
     draft_no: int | None = None
@@ -180,7 +185,29 @@ class Target:
         return str(next(f.value for f in fields if f.identifier == "name"))
 
 
-def _write_rounds(target: Target, svc: Services, index: int, start: Any) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class SectionTarget:
+    """A section's name: the other If-Match-checked write on a plain row."""
+
+    section_id: int
+    if_match: bool = True
+
+    @staticmethod
+    def _sections(svc: Services) -> SectionService:
+        return SectionService(svc[0].store, Permissions())
+
+    def tag(self, svc: Services) -> str:
+        return value_tag(self._sections(svc).load(ADMIN, self.section_id))
+
+    def write(self, svc: Services, value: str, tag: str | None) -> str:
+        change = SectionUpdate(name=value)
+        return attempt(partial(self._sections(svc).update, ADMIN, self.section_id, change, tag))
+
+    def read(self, svc: Services) -> str:
+        return self._sections(svc).load(ADMIN, self.section_id).name
+
+
+def _write_rounds(target: Target | SectionTarget, svc: Services, index: int, start: Any) -> list[str]:
     """Per round: every process reads the ETag, then all write with it at the same moment."""
     outcomes = []
     for round_no in range(ROUNDS):
@@ -191,17 +218,20 @@ def _write_rounds(target: Target, svc: Services, index: int, start: Any) -> list
     return outcomes
 
 
-def contended(database_url: str, root: Path, draft: bool, if_match: bool) -> tuple[list[list[str]], str]:
-    """Run the write rounds on a published item (or a draft of it): each round's outcomes, the value
-    stored at the end."""
-    with opened(database_url, root) as svc:
-        content_id = published_item(svc, "Edited at once")
-        draft_no = svc[1].copy_current(ADMIN, content_id).info.version_no if draft else None
-    target = Target(content_id, draft_no, if_match)
+def contended(database_url: str, root: Path, target: Target | SectionTarget) -> tuple[list[list[str]], str]:
+    """Run the write rounds on ``target``: each round's outcomes, the value stored at the end."""
     results = in_processes(database_url, root, partial(_write_rounds, target))
     with opened(database_url, root) as svc:
         stored = target.read(svc)
     return [list(round_outcomes) for round_outcomes in zip(*results, strict=True)], stored
+
+
+def item(database_url: str, root: Path, *, if_match: bool, draft: bool) -> Target:
+    """A published item to change at once, or a draft of it."""
+    with opened(database_url, root) as svc:
+        content_id = published_item(svc, "Edited at once")
+        draft_no = svc[1].copy_current(ADMIN, content_id).info.version_no if draft else None
+    return Target(content_id, draft_no, if_match)
 
 
 def assert_one_winner_per_round(rounds: list[list[str]], stored: str) -> None:
@@ -212,17 +242,25 @@ def assert_one_winner_per_round(rounds: list[list[str]], stored: str) -> None:
 
 def test_if_match_lets_one_of_concurrent_content_updates_win(database_url: str, tmp_path: Path) -> None:
     """Issues 14 and 15 item 2 (ContentUpdate): the others get 412, no update is lost."""
-    assert_one_winner_per_round(*contended(database_url, tmp_path, draft=False, if_match=True))
+    target = item(database_url, tmp_path, if_match=True, draft=False)
+    assert_one_winner_per_round(*contended(database_url, tmp_path, target))
 
 
 def test_if_match_lets_one_of_concurrent_draft_updates_win(database_url: str, tmp_path: Path) -> None:
     """Issues 14 and 15 item 2 (VersionUpdate): the others get 412, no update is lost."""
-    assert_one_winner_per_round(*contended(database_url, tmp_path, draft=True, if_match=True))
+    target = item(database_url, tmp_path, if_match=True, draft=True)
+    assert_one_winner_per_round(*contended(database_url, tmp_path, target))
 
 
 def test_concurrent_draft_updates_without_if_match_all_succeed(database_url: str, tmp_path: Path) -> None:
     """Issue 15 item 3: plain edits of one draft queue up; none is refused as a taken identifier."""
-    rounds, stored = contended(database_url, tmp_path, draft=True, if_match=False)
+    target = item(database_url, tmp_path, if_match=False, draft=True)
+    rounds, stored = contended(database_url, tmp_path, target)
     refused = [outcomes for outcomes in rounds if set(outcomes) != {"ok"}]
     assert refused == [], f"{len(refused)} of {ROUNDS} rounds refused an edit: {refused}"
     assert stored in {f"round-{ROUNDS - 1}-process-{index}" for index in range(PROCESSES)}
+
+
+def test_if_match_lets_one_of_concurrent_section_updates_win(database_url: str, tmp_path: Path) -> None:
+    """The same guarantee for a section (If-Match on a row without versions)."""
+    assert_one_winner_per_round(*contended(database_url, tmp_path, SectionTarget(1)))

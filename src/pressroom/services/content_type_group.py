@@ -61,7 +61,7 @@ class ContentTypeGroupService:
     ) -> ContentTypeGroup:
         self.permissions.require(user, "class", "update")
         with self.store.write() as tx:
-            current = get_group(tx, group_id)
+            current = found(tx.content_types.lock_group(group_id), "ContentTypeGroup", group_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(
                     f"Content type group {group_id} has changed; its ETag is {value_tag(current)}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
+from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed, found
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
@@ -52,7 +52,7 @@ class SectionService:
         if struct.identifier is not None:
             _check_identifier(struct.identifier)
         with self.store.write() as tx:
-            current = self._get(tx, section_id)
+            current = found(tx.sections.lock(section_id), "Section", section_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(
                     f"Section {section_id} has changed; its ETag is {value_tag(current)}"

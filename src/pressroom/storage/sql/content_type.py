@@ -104,6 +104,11 @@ class SqlContentTypeGateway:
         row = self.c.execute(select(groups).where(groups.c.id == group_id)).first()
         return _group(row) if row else None
 
+    def lock_group(self, group_id: int) -> ContentTypeGroup | None:
+        """The group, its row locked until the transaction ends (an If-Match check holds till commit)."""
+        row = self.c.execute(select(groups).where(groups.c.id == group_id).with_for_update()).first()
+        return _group(row) if row else None
+
     def group_by_identifier(self, identifier: str) -> ContentTypeGroup | None:
         row = self.c.execute(select(groups).where(groups.c.identifier == identifier)).first()
         return _group(row) if row else None

@@ -12,6 +12,7 @@ from pressroom.storage.sql.usage import section_in_use
 
 # Hot reads keep their statements built once: constructing a select costs more than running it on SQLite.
 _BY_ID = select(sections).where(sections.c.id == bindparam("id"))
+_LOCK_BY_ID = _BY_ID.with_for_update()  # SQLite ignores it: its writers queue on BEGIN IMMEDIATE
 _BY_IDENTIFIER = select(sections).where(sections.c.identifier == bindparam("identifier"))
 
 
@@ -28,6 +29,11 @@ class SqlSectionGateway:
 
     def get(self, section_id: int) -> Section | None:
         row = self.c.execute(_BY_ID, {"id": section_id}).first()
+        return _row(row) if row else None
+
+    def lock(self, section_id: int) -> Section | None:
+        """The section, its row locked until the transaction ends (an If-Match check holds till commit)."""
+        row = self.c.execute(_LOCK_BY_ID, {"id": section_id}).first()
         return _row(row) if row else None
 
     def by_identifier(self, identifier: str) -> Section | None:
