@@ -57,6 +57,9 @@ class Settings:
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
+    # Origins a browser may call the API from (CORS); empty: CORS off. "*" admits any origin, without
+    # credentials.
+    cors_origins: tuple[str, ...] = ()
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
     image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
     debug: bool = False
@@ -117,7 +120,11 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
             values[name] = convert(raw)
     if env.get("PRESSROOM_DIALECTS"):
         values["dialects"] = _parse_dialects(env["PRESSROOM_DIALECTS"])
-    for suffix, name in (("SITEACCESSES", "siteaccesses"), ("LANGUAGES", "languages")):
+    for suffix, name in (
+        ("SITEACCESSES", "siteaccesses"),
+        ("LANGUAGES", "languages"),
+        ("CORS_ORIGINS", "cors_origins"),
+    ):
         if env.get("PRESSROOM_" + suffix):
             values[name] = comma_list(env["PRESSROOM_" + suffix])
     if env.get("PRESSROOM_IMAGE_VARIATIONS"):

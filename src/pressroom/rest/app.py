@@ -30,6 +30,7 @@ from pressroom.domain.tags import tag_matches
 from pressroom.domain.user import User
 from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, check_expected_user, clearing_cookie, identify
+from pressroom.rest.cors import Cors, is_preflight
 from pressroom.rest.errors import represent_error
 from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
@@ -54,12 +55,13 @@ _OVERRIDE = re.compile(r"^[A-Z]+$")
 class Reply:
     """A response under construction: status, headers (in order) and body."""
 
-    __slots__ = ("body", "headers", "status")
+    __slots__ = ("body", "cors_done", "headers", "status")
 
     def __init__(self, status: int, body: bytes = b"") -> None:
         self.status = status
         self.headers: list[tuple[bytes, bytes]] = []
         self.body = body
+        self.cors_done = False  # a preflight answer carries its own CORS headers
 
     def header(self, name: str, value: str) -> None:
         self.headers.append((name.encode("latin-1"), value.encode("latin-1")))
@@ -72,6 +74,7 @@ class RestApp:
         self.router = router
         # Longest prefix first, so that nested prefixes cannot shadow each other.
         self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
+        self.cors = Cors(settings.cors_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -85,6 +88,9 @@ class RestApp:
         else:
             reply = await self.handle(scope, receive, trace)
         reply.header("x-request-id", trace.request_id)
+        if self.cors.enabled and not reply.cors_done:
+            for name, value in self.cors.response_headers(Headers(scope=scope)):
+                reply.header(name, value)
         await send({"type": "http.response.start", "status": reply.status, "headers": reply.headers})
         body = b"" if scope["method"] == "HEAD" else reply.body
         await send({"type": "http.response.body", "body": body})
@@ -130,6 +136,10 @@ class RestApp:
                 reply = Reply(200)
                 reply.header("allow", ",".join(allowed))
                 reply.header("content-length", "0")
+                if is_preflight(scope["method"], headers):
+                    for name, value in self.cors.preflight_headers(headers, allowed):
+                        reply.header(name, value)
+                    reply.cors_done = True
                 return reply
             route, params = self.router.match(method, path)
             trace.route = route.name
