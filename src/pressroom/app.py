@@ -103,7 +103,7 @@ def create_app(settings: Settings | None = None, *, initialise_empty: bool = Tru
     """Build the application; an empty database gets the schema and the clean install first."""
     settings = settings or settings_from_env()
     count_statements()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, busy_timeout_ms=settings.sqlite_busy_timeout_ms)
     if initialise_empty and not is_initialised(engine):
         log.info("empty database: creating the schema and loading the clean install")
         install(settings, engine)

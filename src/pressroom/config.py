@@ -50,6 +50,8 @@ class Settings:
     header_read_timeout_ms: int = 5000
     backlog: int = 2048
     max_concurrent_requests: int = 2048
+    # How long a SQLite writer waits for another writer's lock before its request gets a 503.
+    sqlite_busy_timeout_ms: int = 30000
     file_root: Path = field(default_factory=lambda: Path("var/storage"))
     # Empty: files under file_root. "s3://bucket/prefix?endpoint=...&region=...": S3-compatible storage.
     file_store: str = ""
@@ -106,6 +108,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "HEADER_READ_TIMEOUT_MS": ("header_read_timeout_ms", int),
         "BACKLOG": ("backlog", int),
         "MAX_CONCURRENT_REQUESTS": ("max_concurrent_requests", int),
+        "SQLITE_BUSY_TIMEOUT_MS": ("sqlite_busy_timeout_ms", int),
         "FILE_ROOT": ("file_root", Path),
         "FILE_STORE": ("file_store", str),
         "COOKIE_SECURE": ("cookie_secure", _bool),

@@ -87,12 +87,20 @@ class RequestTimeout(PressroomError):
     """The client stopped sending the request body before it was complete."""
 
 
-class TooManyRequests(PressroomError):
-    """Too many failed logins for this login or client address; ``retry_after`` is in seconds."""
+class RetryLater(PressroomError):
+    """A refusal the client may retry as it is after ``retry_after`` seconds (sent as ``Retry-After``)."""
 
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class TooManyRequests(RetryLater):
+    """Too many failed logins for this login or client address."""
+
+
+class Unavailable(RetryLater):
+    """The database cannot be reached or stayed locked past its timeout; nothing was changed (503)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,8 @@ from pressroom.domain.errors import (
     NotFound,
     PayloadTooLarge,
     RequestTimeout,
-    TooManyRequests,
+    RetryLater,
+    Unavailable,
 )
 from pressroom.domain.tags import tag_matches
 from pressroom.domain.user import User
@@ -248,12 +249,14 @@ class RestApp:
 
     def _error(self, out: Out, error: Exception) -> Reply:
         status, representation = represent_error(out, error)
-        if status >= 500:
+        if isinstance(error, Unavailable):
+            log.warning("database unavailable: %s", error.__cause__ or error)
+        elif status >= 500:
             log.exception("unhandled error", exc_info=error)
         reply = self._represent(out, status, representation)
         if isinstance(error, MethodNotAllowed):
             reply.header("allow", ",".join(error.allowed))
-        if isinstance(error, TooManyRequests):
+        if isinstance(error, RetryLater):
             reply.header("retry-after", str(error.retry_after))
         return reply
 

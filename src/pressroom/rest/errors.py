@@ -23,6 +23,7 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.PayloadTooLarge, 413),
     (e.UnsupportedMediaType, 415),
     (e.TooManyRequests, 429),
+    (e.Unavailable, 503),
 ]
 
 REASONS = {
@@ -40,6 +41,7 @@ REASONS = {
     429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",
+    503: "Service Unavailable",
 }
 
 HIDDEN = "An error has occurred. Please try again later or contact your Administrator."
@@ -66,9 +68,8 @@ def error_message(out: Out, status: int, description: str, details: Any = None) 
 
 def represent_error(out: Out, error: BaseException) -> tuple[int, Representation]:
     status = status_of(error)
-    if status >= 500:
+    if status == 500 or not isinstance(error, e.PressroomError):  # a bug: its text may carry internals
         return status, error_message(out, status, HIDDEN)
-    assert isinstance(error, e.PressroomError)
     details = None
     if isinstance(error, e.ContentValidationError):
         # JSON: fields[] of anonymous hashes with errors[]; XML: repeated <field> and <error> elements

@@ -35,24 +35,40 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
+DEFAULT_BUSY_TIMEOUT_MS = 30000
+CONNECT_TIMEOUT_SECONDS = 5
+POOL_TIMEOUT_SECONDS = 10
+
+
+def make_engine(url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Engine:
+    """An engine for ``url``. ``busy_timeout_ms`` is how long a SQLite writer waits for the lock before
+    the request gives up (a 503)."""
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:":
             Path(database).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
-        _configure_sqlite(engine)
+        connect_args = {"check_same_thread": False, "timeout": busy_timeout_ms / 1000}
+        engine = create_engine(url, connect_args=connect_args)
+        _configure_sqlite(engine, busy_timeout_ms)
         return engine
     if parsed.get_backend_name() == "postgresql":
-        # No pre-ping: it costs a round trip per request. A connection found dead raises once and the
-        # pool is invalidated, so the next request reconnects.
-        return create_engine(url, pool_size=10, max_overflow=10, pool_recycle=1800)
+        # No pre-ping: it costs a round trip per request. A connection found dead raises once (a 503)
+        # and SQLAlchemy invalidates the whole pool, so the next request reconnects. A server that does
+        # not answer fails the connect within CONNECT_TIMEOUT_SECONDS instead of holding the worker.
+        return create_engine(
+            url,
+            pool_size=10,
+            max_overflow=10,
+            pool_recycle=1800,
+            pool_timeout=POOL_TIMEOUT_SECONDS,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
+        )
     raise ValueError(f"Unsupported database URL '{parsed.render_as_string(hide_password=True)}'")
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
@@ -60,7 +76,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")  # an int from the settings
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -7,9 +7,10 @@ from contextlib import contextmanager
 from functools import cached_property
 
 from sqlalchemy import Connection, Engine
-from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from pressroom.domain.errors import BadRequest, Forbidden
+from pressroom.domain.errors import BadRequest, Forbidden, Unavailable
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
@@ -94,6 +95,17 @@ class SqlTx:
 
 
 OUT_OF_RANGE = "A number in the request is outside the range the repository stores"
+UNAVAILABLE = "The repository database is unavailable; nothing was changed. Please retry"
+RETRY_AFTER_SECONDS = 2
+
+
+def _unavailable(error: Exception) -> bool:
+    """The database went away (connection lost: the pool has discarded it and reconnects on the next
+    checkout), refused a connection, or stayed locked past the busy timeout; or no pooled connection
+    came free in time. None of these is the request's fault."""
+    if isinstance(error, DBAPIError):
+        return error.connection_invalidated or isinstance(error, OperationalError)
+    return isinstance(error, PoolTimeout)
 
 
 class SqlStore:
@@ -108,6 +120,10 @@ class SqlStore:
                 yield SqlTx(connection, self.anonymous_user_id)
         except DataError as error:
             raise BadRequest(OUT_OF_RANGE) from error
+        except (DBAPIError, PoolTimeout) as error:
+            if _unavailable(error):
+                raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
+            raise
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
@@ -122,3 +138,7 @@ class SqlStore:
             raise Forbidden("A concurrent change already took this identifier or position") from error
         except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
             raise BadRequest(OUT_OF_RANGE) from error
+        except (DBAPIError, PoolTimeout) as error:
+            if _unavailable(error):
+                raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
+            raise
