@@ -108,6 +108,19 @@ def _unavailable(error: Exception) -> bool:
     return isinstance(error, PoolTimeout)
 
 
+@contextmanager
+def _driver_errors() -> Iterator[None]:
+    """Driver errors the client can act on, as domain errors; any other one is a bug and propagates."""
+    try:
+        yield
+    except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
+        raise BadRequest(OUT_OF_RANGE) from error
+    except (DBAPIError, PoolTimeout) as error:
+        if _unavailable(error):
+            raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
+        raise
+
+
 class SqlStore:
     def __init__(self, engine: Engine, anonymous_user_id: int = 10) -> None:
         self.engine = engine
@@ -115,30 +128,19 @@ class SqlStore:
 
     @contextmanager
     def read(self) -> Iterator[SqlTx]:
-        try:
-            with transaction(self.engine, write=False) as connection:
-                yield SqlTx(connection, self.anonymous_user_id)
-        except DataError as error:
-            raise BadRequest(OUT_OF_RANGE) from error
-        except (DBAPIError, PoolTimeout) as error:
-            if _unavailable(error):
-                raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
-            raise
+        with _driver_errors(), transaction(self.engine, write=False) as connection:
+            yield SqlTx(connection, self.anonymous_user_id)
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
         """A write transaction. A unique key that a concurrent writer got to first surfaces as
-        Forbidden (the "identifier exists" answer); any other integrity error is a bug and propagates."""
-        try:
-            with transaction(self.engine, write=True) as connection:
-                yield SqlTx(connection, self.anonymous_user_id)
-        except IntegrityError as error:
-            if not is_unique_violation(error):
-                raise
-            raise Forbidden("A concurrent change already took this identifier or position") from error
-        except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
-            raise BadRequest(OUT_OF_RANGE) from error
-        except (DBAPIError, PoolTimeout) as error:
-            if _unavailable(error):
-                raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
-            raise
+        Forbidden (the "identifier exists" answer); any other integrity error (foreign key, NOT NULL) is a
+        bug and propagates, to be logged and answered 500."""
+        with _driver_errors():
+            try:
+                with transaction(self.engine, write=True) as connection:
+                    yield SqlTx(connection, self.anonymous_user_id)
+            except IntegrityError as error:
+                if not is_unique_violation(error):
+                    raise
+                raise Forbidden("A concurrent change already took this identifier or position") from error
