@@ -37,7 +37,8 @@ def test_a_unique_key_taken_is_forbidden_and_rolled_back(store: SqlStore) -> Non
 @pytest.mark.parametrize(
     "statement",
     [
-        "INSERT INTO sessions (id, user_id, csrf_token, created_at, expires_at) VALUES ('s', 424242, 'c', 0, 1)",
+        "INSERT INTO sessions (id, user_id, csrf_token, created_at, expires_at)"
+        " VALUES ('s', 424242, 'c', 0, 1)",
         "INSERT INTO sections (identifier, name) VALUES ('no_name', NULL)",
     ],
     ids=["foreign-key", "not-null"],
