@@ -127,34 +127,45 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def spawn_server(
+    root: Path, database_url: str | None = None, *, workers: int = 1, **env_overrides: str
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``pressroom serve`` (Granian) on a free port in its own process group, so that a test can
+    signal the server and its workers together; wait until it answers. ``database_url`` defaults to a
+    fresh SQLite file in ``root``; files go under ``root / "files"``."""
+    port = free_port()
+    env = dict(os.environ)
+    env.update(
+        PRESSROOM_DATABASE_URL=database_url or f"sqlite:///{root / 'live.db'}",
+        PRESSROOM_FILE_ROOT=str(root / "files"),
+    )
+    env.update(env_overrides)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port), "--workers", str(workers)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(base + "/api/ibexa/v2/", timeout=1)
+            return process, base
+        except httpx.TransportError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.1)
+
+
 @contextmanager
 def running_server(root: Path, **env_overrides: str) -> Iterator[str]:
     """A real Granian server (``pressroom serve``) on a free port over a fresh SQLite file in ``root``,
     with ``PRESSROOM_*`` overrides; yields its base URL and stops it afterwards."""
-    port = free_port()
-    env = dict(os.environ)
-    env.update(
-        PRESSROOM_DATABASE_URL=f"sqlite:///{root / 'live.db'}",
-        PRESSROOM_FILE_ROOT=str(root / "files"),
-        **env_overrides,
-    )
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
+    process, base = spawn_server(root, **env_overrides)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(base + "/api/ibexa/v2/", timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError("the server did not start") from None
-                time.sleep(0.1)
         yield base
     finally:
         process.terminate()

@@ -17,6 +17,7 @@ from pressroom.app import install, open_file_store
 from pressroom.config import comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.logs import configure_logging
+from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
 from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
 from pressroom.storage.sql.engine import make_engine
@@ -78,6 +79,42 @@ def _import(args: argparse.Namespace) -> int:
         return 2
     rows = sum(manifest["tables"].values())
     print(f"Imported {rows} rows and {manifest['files']} files from {args.file}.")
+    return 0
+
+
+def _integrity(args: argparse.Namespace) -> IntegrityService | None:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if not is_initialised(engine):
+        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
+        return None
+    return IntegrityService(SqlStore(engine, settings.anonymous_user_id), open_file_store(settings))
+
+
+def _check(args: argparse.Namespace) -> int:
+    service = _integrity(args)
+    if service is None:
+        return 2
+    report = service.check()
+    for problem in report.problems:
+        print(f"{problem.kind}: {problem.message}")
+    checked = ", ".join(f"{count} {what}" for what, count in report.checked)
+    if report.ok:
+        print(f"Checked {checked}: no problems.")
+        return 0
+    print(f"Checked {checked}: {len(report.problems)} problem(s).")
+    return 1
+
+
+def _gc_files(args: argparse.Namespace) -> int:
+    service = _integrity(args)
+    if service is None:
+        return 2
+    found = service.orphans(args.older_than) if args.dry_run else service.collect_garbage(args.older_than)
+    for file_id in found:
+        print(file_id)
+    done = "would be deleted" if args.dry_run else "deleted"
+    print(f"{len(found)} unreferenced file(s) older than {args.older_than:g} s {done}.")
     return 0
 
 
@@ -148,6 +185,25 @@ def main(argv: list[str] | None = None) -> int:
     import_.add_argument("--database-url", default=None)
     import_.add_argument("--force", action="store_true", help="wipe a database that already holds data")
     import_.set_defaults(run=_import)
+    return 0
+
+
+    check = commands.add_parser(
+        "check", help="find damage: content without versions, broken paths, missing or orphan files"
+    )
+    check.add_argument("--database-url", default=None)
+    check.set_defaults(run=_check)
+    gc_files = commands.add_parser("gc-files", help="delete stored files that nothing references")
+    gc_files.add_argument(
+        "--older-than",
+        type=float,
+        default=DEFAULT_GRACE_SECONDS,
+        metavar="SECONDS",
+        help=f"spare younger files, whose upload may still commit (default {DEFAULT_GRACE_SECONDS})",
+    )
+    gc_files.add_argument("--dry-run", action="store_true", help="list the files, delete nothing")
+    gc_files.add_argument("--database-url", default=None)
+    gc_files.set_defaults(run=_gc_files)
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)

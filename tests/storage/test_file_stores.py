@@ -3,6 +3,7 @@ against a real S3 server (moto's server mode) started by the test on a free port
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,14 @@ def test_bad_store_urls_name_the_problem() -> None:
         S3FileStore("http://bucket/prefix")
     with pytest.raises(ValueError, match="secret"):
         S3FileStore("s3://bucket/prefix?secret=x")
+
+
+def test_written_at_tells_the_age_of_a_file(files: FileStore) -> None:
+    before = time.time()
+    stored = files.put(b"dated", "dated.txt", "text/plain")
+    written = files.written_at(stored.id)
+    assert written is not None
+    assert before - 2 <= written <= time.time() + 2  # S3 keeps whole seconds
+    assert files.written_at(stored.id.rsplit("/", 1)[0] + "/other.txt") is None
+    files.delete(stored.id)
+    assert files.written_at(stored.id) is None

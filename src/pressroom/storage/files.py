@@ -94,6 +94,13 @@ class LocalFileStore:
                 break
             directory = directory.parent
 
+    def written_at(self, file_id: str) -> float | None:
+        """When the file was last written (epoch seconds), or None when it does not exist."""
+        try:
+            return self._path(file_id).stat().st_mtime
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
     def file_ids(self) -> Iterator[str]:
         """Every stored file id (for integrity checks and orphan sweeps); temporary files are skipped."""
         for path in self._root.rglob("*"):

@@ -65,6 +65,17 @@ class S3FileStore:
         data: bytes = response["Body"].read()
         return data
 
+    def written_at(self, file_id: str) -> float | None:
+        """When the object was last written (epoch seconds), or None when it does not exist."""
+        try:
+            response = self.client.head_object(Bucket=self.bucket, Key=self._key(file_id))
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") in _MISSING:
+                return None
+            raise
+        written: float = response["LastModified"].timestamp()
+        return written
+
     def delete(self, file_id: str) -> None:
         """A missing object is not an error (S3 answers a DELETE of one with success)."""
         self.client.delete_object(Bucket=self.bucket, Key=self._key(file_id))

@@ -22,6 +22,7 @@ from pressroom.domain.content import (
 from pressroom.domain.content_type import ContentType, ContentTypeGroup
 from pressroom.domain.content_type_query import ContentTypeQuery
 from pressroom.domain.image_variation import StoredVariation
+from pressroom.domain.integrity import Problem
 from pressroom.domain.language import Language
 from pressroom.domain.location import Location, LocationCreate, PendingLocation
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
@@ -303,6 +304,18 @@ class UrlWildcardGateway(Protocol):
     def delete(self, wildcard_id: int) -> None: ...
 
 
+class IntegrityGateway(Protocol):
+    """Read-only consistency queries over the whole repository (``pressroom check``)."""
+
+    def counts(self) -> dict[str, int]: ...
+    def content_problems(self) -> Iterable[Problem]: ...
+    def version_problems(self) -> Iterable[Problem]: ...
+    def location_problems(self) -> Iterable[Problem]: ...
+    def referenced_files(self) -> tuple[set[str], set[str]]:
+        """The stored files field values reference, and those the image renditions record."""
+        ...
+
+
 class Tx(Protocol):
     """The gateways bound to one open transaction."""
 
@@ -336,6 +349,8 @@ class Tx(Protocol):
     def url_aliases(self) -> UrlAliasGateway: ...
     @property
     def url_wildcards(self) -> UrlWildcardGateway: ...
+    @property
+    def integrity(self) -> IntegrityGateway: ...
 
 
 class Store(Protocol):

@@ -86,6 +86,11 @@ class FileStore(Protocol):
         """Every stored file id, in no particular order (for integrity checks and orphan sweeps)."""
         ...
 
+    def written_at(self, file_id: str) -> float | None:
+        """When the file was last written (epoch seconds), or None when it does not exist: the orphan
+        sweep spares young files, whose upload transaction may still be open."""
+        ...
+
 
 class FieldType(ABC):
     """Base of every field type.

@@ -16,6 +16,7 @@ from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import is_unique_violation, transaction
 from pressroom.storage.sql.image_variation import SqlImageVariationGateway
+from pressroom.storage.sql.integrity import SqlIntegrityGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
@@ -88,6 +89,10 @@ class SqlTx:
     @cached_property
     def url_wildcards(self) -> SqlUrlWildcardGateway:
         return SqlUrlWildcardGateway(self.connection)
+
+    @cached_property
+    def integrity(self) -> SqlIntegrityGateway:
+        return SqlIntegrityGateway(self.connection)
 
     @cached_property
     def login_failures(self) -> SqlLoginFailureGateway:
