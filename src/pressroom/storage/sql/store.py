@@ -100,6 +100,8 @@ class SqlTx:
 
 
 OUT_OF_RANGE = "A number in the request is outside the range the repository stores"
+TOO_LONG = "A text in the request is longer than the repository stores"
+_TRUNCATION_SQLSTATE = "22001"  # PostgreSQL string_data_right_truncation
 UNAVAILABLE = "The repository database is unavailable; nothing was changed. Please retry"
 RETRY_AFTER_SECONDS = 2
 
@@ -118,8 +120,9 @@ def _driver_errors() -> Iterator[None]:
     """Driver errors the client can act on, as domain errors; any other one is a bug and propagates."""
     try:
         yield
-    except DataError as error:  # a number the column cannot hold (PostgreSQL checks, SQLite does not)
-        raise BadRequest(OUT_OF_RANGE) from error
+    except DataError as error:  # a value the column cannot hold (PostgreSQL checks, SQLite does not)
+        too_long = getattr(error.orig, "sqlstate", None) == _TRUNCATION_SQLSTATE
+        raise BadRequest(TOO_LONG if too_long else OUT_OF_RANGE) from error
     except (DBAPIError, PoolTimeout) as error:
         if _unavailable(error):
             raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
