@@ -187,7 +187,6 @@ def main(argv: list[str] | None = None) -> int:
     import_.set_defaults(run=_import)
     return 0
 
-
     check = commands.add_parser(
         "check", help="find damage: content without versions, broken paths, missing or orphan files"
     )
