@@ -185,8 +185,6 @@ def main(argv: list[str] | None = None) -> int:
     import_.add_argument("--database-url", default=None)
     import_.add_argument("--force", action="store_true", help="wipe a database that already holds data")
     import_.set_defaults(run=_import)
-    return 0
-
     check = commands.add_parser(
         "check", help="find damage: content without versions, broken paths, missing or orphan files"
     )
