@@ -26,6 +26,7 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.http_load
 	$(BIN)/python -m benchmarks.content_load
+	$(BIN)/python -m benchmarks.tree_load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache

@@ -28,6 +28,7 @@ from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.user import UserService
 from pressroom.services.user_group import UserGroupService
@@ -61,6 +62,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
     if not secret:
         raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
     permissions = Permissions()
+    locations = LocationService(store, permissions)
     return Services(
         permissions=permissions,
         auth=AuthService(
@@ -82,7 +84,8 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         content=ContentService(store, permissions, files),
         versions=VersionService(store, permissions, files),
         relations=RelationService(store, permissions),
-        locations=LocationService(store, permissions),
+        locations=locations,
+        trash=TrashService(store, permissions, locations),
         object_states=ObjectStateService(store, permissions),
         bookmarks=BookmarkService(store, permissions),
         url_aliases=UrlAliasService(store, permissions),

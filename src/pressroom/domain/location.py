@@ -8,6 +8,7 @@ published.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -64,3 +65,28 @@ class PendingLocation:
     remote_id: str
     sort_field: str
     sort_order: str
+
+
+@dataclass(frozen=True, slots=True)
+class LocationUpdate:
+    """PATCH of a location; ``None`` leaves a property as it is. ``hidden`` hides or reveals."""
+
+    priority: int | None = None
+    hidden: bool | None = None
+    remote_id: str | None = None
+    sort_field: str | None = None
+    sort_order: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrashItem:
+    """A trashed location as it was in the tree (same id, parent and path), and when it was trashed.
+    ``location.child_count`` counts the trash items that were its children."""
+
+    location: Location
+    trashed: datetime
+
+
+def is_below(path_string: str, ancestor_path: str) -> bool:
+    """True when ``path_string`` is ``ancestor_path`` or lies in its subtree."""
+    return path_string.startswith(ancestor_path)

@@ -6,6 +6,7 @@ from pressroom.rest.handlers import basics, bookmarks, files, images, object_sta
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
+from pressroom.rest.handlers import trash as tr
 from pressroom.rest.handlers import url_aliases as ua
 from pressroom.rest.handlers import user_groups as ug
 from pressroom.rest.handlers import users as us
@@ -26,6 +27,8 @@ _STATE = _STATE_GROUP + "/objectstates/{stateId:int}"
 _BOOKMARK = "/bookmark/{locationId:int}"
 _USER = "/user/users/{userId:int}"
 _USER_GROUP = "/user/groups/{path:path}"
+_LOCATION = "/content/locations/{path:path}"
+_TRASH_ITEM = "/content/trash/{trashItemId:int}"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -113,9 +116,20 @@ ROUTES: list[Route] = [
     make_route("DELETE", _RELATIONS + "/{relationId:int}", ve.delete_relation, "relation.delete"),
     make_route("GET", _CONTENT + "/locations", lo.list_content_locations, "content.locations"),
     make_route("POST", _CONTENT + "/locations", lo.create_content_location, "content.create_location"),
-    # locations (load and lookup; the rest of the location API is a later issue)
+    # locations and the trash
     make_route("GET", "/content/locations", lo.find_location, "location.find"),
-    make_route("GET", "/content/locations/{path:path}", lo.load_location, "location.load"),
+    make_route("GET", _LOCATION, lo.load_location, "location.load"),
+    make_route("PATCH", _LOCATION, lo.update_location, "location.update"),
+    make_route("DELETE", _LOCATION, lo.delete_location, "location.delete"),
+    make_route("COPY", _LOCATION, lo.copy_location, "location.copy"),
+    make_route("MOVE", _LOCATION, lo.move_location, "location.move"),
+    make_route("SWAP", _LOCATION, lo.swap_location, "location.swap"),
+    make_route("GET", _LOCATION + "/children", lo.list_children, "location.children"),
+    make_route("GET", "/content/trash", tr.list_trash, "trash.list"),
+    make_route("DELETE", "/content/trash", tr.empty_trash, "trash.empty"),
+    make_route("GET", _TRASH_ITEM, tr.load_trash_item, "trash.load"),
+    make_route("MOVE", _TRASH_ITEM, tr.restore_trash_item, "trash.restore"),
+    make_route("DELETE", _TRASH_ITEM, tr.delete_trash_item, "trash.delete"),
     # object state groups, object states, and the states of content items
     make_route("GET", "/content/objectstategroups", object_states.list_groups, "object_state_group.list"),
     make_route("POST", "/content/objectstategroups", object_states.create_group, "object_state_group.create"),

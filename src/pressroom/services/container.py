@@ -19,6 +19,7 @@ from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.section import SectionService
+from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.user import UserService
 from pressroom.services.user_group import UserGroupService
@@ -47,3 +48,4 @@ class Services:
     url_wildcards: UrlWildcardService
     users: UserService
     user_groups: UserGroupService
+    trash: TrashService

@@ -28,6 +28,7 @@ from pressroom.domain.user import User
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
 from pressroom.services.content_ops import (
     check_readable,
+    copy_item,
     current_version,
     delete_content,
     drop_version,
@@ -38,7 +39,6 @@ from pressroom.services.content_ops import (
     load_version,
     lock_content,
     new_remote_id,
-    publish,
     refresh_visibility,
     remove_translation,
     resolve_location,
@@ -130,43 +130,11 @@ class ContentService:
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
         self.permissions.require(user, "content", "create")
-        moment = now()
         with self.store.write() as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)
-            content_type = get_content_type(tx, info.content_type_id)
-            source = current_version(tx, info)
-            new_id = tx.content.create(
-                NewContent(
-                    content_type_id=info.content_type_id,
-                    remote_id=new_remote_id(),
-                    section_id=info.section_id,
-                    owner_id=user.id,
-                    main_language_code=info.main_language_code,
-                    always_available=info.always_available,
-                    modification_date=moment,
-                )
-            )
-            version_no = tx.content.next_version_no(new_id)
-            version = tx.content.create_version(
-                NewVersion(
-                    new_id, version_no, user.id, moment, source.initial_language_code, source.language_codes,
-                    source.names,
-                )
-            )  # fmt: skip
-            fields = tx.content.load_fields(content_id, source.version_no)
-            ids = tx.content.new_field_ids(len(fields))
-            tx.content.save_fields(
-                new_id,
-                version_no,
-                [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)],
-            )
-            tx.relations.copy(content_id, source.version_no, version_no, target_content_id=new_id)
-            location = resolve_location(tx, LocationCreate(parent.id), content_type)
-            tx.locations.add_pending(new_id, location)
-            publish(tx, get_content(tx, new_id), version, moment)
-            return get_content(tx, new_id)
+            return copy_item(tx, user, info, LocationCreate(parent.id), now())
 
     # -- translations --------------------------------------------------------------------------------
     def delete_translation(self, user: User, content_id: int, language_code: str) -> None:

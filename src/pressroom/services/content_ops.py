@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from pressroom.domain.content import (
     PUBLISHED,
     ContentInfo,
     Field,
+    NewContent,
     NewVersion,
     Version,
     VersionInfo,
@@ -35,7 +37,7 @@ from pressroom.services.content_fields import (
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import (
     refresh_location_aliases,
-    remove_location_aliases,
+    remove_subtree_aliases,
     segment_names,
 )
 from pressroom.storage.spi import Tx
@@ -232,6 +234,40 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
     refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)], names)
 
 
+def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now: datetime) -> ContentInfo:
+    """A published copy of the item's current version (fields, relations), owned by ``user``, with one
+    location as ``where`` says (sort fields left None take the type's defaults)."""
+    content_type = get_content_type(tx, info.content_type_id)
+    source = current_version(tx, info)
+    new_id = tx.content.create(
+        NewContent(
+            content_type_id=info.content_type_id,
+            remote_id=new_remote_id(),
+            section_id=info.section_id,
+            owner_id=user.id,
+            main_language_code=info.main_language_code,
+            always_available=info.always_available,
+            modification_date=now,
+        )
+    )
+    version_no = tx.content.next_version_no(new_id)
+    version = tx.content.create_version(
+        NewVersion(
+            new_id, version_no, user.id, now, source.initial_language_code, source.language_codes,
+            source.names,
+        )
+    )  # fmt: skip
+    fields = tx.content.load_fields(info.id, source.version_no)
+    ids = tx.content.new_field_ids(len(fields))
+    tx.content.save_fields(
+        new_id, version_no, [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)]
+    )
+    tx.relations.copy(info.id, source.version_no, version_no, target_content_id=new_id)
+    tx.locations.add_pending(new_id, resolve_location(tx, replace(where, remote_id=None), content_type))
+    publish(tx, get_content(tx, new_id), version, now)
+    return get_content(tx, new_id)
+
+
 # -- locations -----------------------------------------------------------------------------------------
 def resolve_location(tx: Tx, struct: LocationCreate, content_type: ContentType) -> LocationCreate:
     """Fill in the remote id and the type's default sort; Forbidden when the remote id is taken."""
@@ -257,56 +293,31 @@ def place(tx: Tx, info: ContentInfo, parent: Location, struct: LocationCreate) -
     return location
 
 
-def delete_content(tx: Tx, content_ids: Iterable[int]) -> None:
-    """Delete items with every location as a subtree. Items below that have no location left go too;
-    those with another location keep it (and it becomes their main location if needed)."""
+def delete_subtrees(tx: Tx, paths: Sequence[str], content_ids: Iterable[int] = ()) -> None:
+    """Delete the subtrees at ``paths`` and ``content_ids``: content with no location outside the
+    subtrees goes too; content with another location keeps it (as its main location if needed). A fixed
+    number of statements, whatever the size of the subtrees."""
     doomed = set(content_ids)
-    removed: dict[int, Location] = {}
-    for location in tx.locations.of_contents(doomed):
-        if location.id not in removed:
-            removed.update((below.id, below) for below in tx.locations.subtree(location.path_string))
-    affected = {r.content_id for r in removed.values() if r.content_id is not None} - doomed
-    survivors: dict[int, list[Location]] = {}
-    for location in tx.locations.of_contents(affected):
-        if location.id not in removed and location.content_id is not None:
-            survivors.setdefault(location.content_id, []).append(location)
-    doomed |= affected - set(survivors)
-    tx.locations.delete(sorted(removed))
-    remove_location_aliases(tx, removed)
-    infos = tx.content.get_many(survivors)
-    for content_id, remaining in survivors.items():
-        if infos[content_id].main_location_id in removed:
-            tx.content.set_main_location(content_id, remaining[0].id)
+    if paths:
+        doomed |= tx.locations.sole_content_ids(paths)
+        remove_subtree_aliases(tx, paths)
+        tx.locations.delete_subtrees(paths)
     tx.users.delete(sorted(doomed))
     tx.content.delete(sorted(doomed))
 
 
+def delete_content(tx: Tx, content_ids: Iterable[int]) -> None:
+    """Delete items with every location as a subtree (see ``delete_subtrees``)."""
+    doomed = set(content_ids)
+    delete_subtrees(tx, [location.path_string for location in tx.locations.of_contents(doomed)], doomed)
+
+
 def refresh_visibility(tx: Tx, roots: Iterable[Location]) -> None:
-    """Recompute ``invisible`` below (and at) each root after something was hidden or revealed:
+    """Recompute ``invisible`` below (and at) each root after something was hidden, revealed or moved:
     a location is invisible when it, an ancestor, or the content of either is hidden."""
     for root in roots:
-        subtree = tx.locations.subtree(root.path_string)
-        hidden_content = {
-            i.id
-            for i in tx.content.get_many(s.content_id for s in subtree if s.content_id).values()
-            if i.is_hidden
-        }
         parent = tx.locations.get(root.parent_id) if root.parent_id != root.id else None
-        state: dict[int, bool] = {}
-        if parent is not None:
-            state[parent.id] = parent.invisible or parent.hidden
-        changed: dict[bool, list[int]] = {True: [], False: []}
-        for location in subtree:  # top down
-            invisible = (
-                state.get(location.parent_id, False)
-                or location.hidden
-                or location.content_id in hidden_content
-            )
-            state[location.id] = invisible
-            if invisible != location.invisible:
-                changed[invisible].append(location.id)
-        for invisible, ids in changed.items():
-            tx.locations.set_invisible(ids, invisible)
+        tx.locations.refresh_invisible(root.path_string, bool(parent and (parent.invisible or parent.hidden)))
 
 
 def drop_version(tx: Tx, content_id: int, version_no: int) -> None:

@@ -1,20 +1,26 @@
-"""Locations: load by path, find by id or remote id, list and add the locations of a content item."""
+"""Locations: load by path, find, list children, update (hide/reveal), move, copy, swap and delete
+subtrees, and add locations to a content item."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
-from pressroom.domain.errors import BadRequest, Forbidden, NotFound
-from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
+from pressroom.domain.location import ROOT_LOCATION_ID, Location, LocationCreate, LocationUpdate, is_below
+from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
 from pressroom.services.content_ops import (
     check_readable,
+    copy_item,
+    delete_subtrees,
     get_content,
     get_content_type,
     get_location,
     lock_content,
     place,
+    refresh_visibility,
     resolve_location,
 )
 from pressroom.services.permissions import Permissions
@@ -22,10 +28,39 @@ from pressroom.services.url_alias_ops import lookup, refresh_location_aliases
 from pressroom.storage.spi import Store, Tx
 
 
+@dataclass(frozen=True, slots=True)
+class Children:
+    """One page of a location's children (each with its content info) and the parent itself."""
+
+    parent: Location
+    locations: list[Location]
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def path_ids(path: str) -> list[int]:
+    """``"1/2/59"`` -> ``[1, 2, 59]``; NotFound for anything that is not an id path."""
+    parts = [part for part in path.strip("/").split("/") if part]
+    if not parts or not all(part.isascii() and part.isdigit() for part in parts):
+        raise NotFound(f"Could not find 'Location' with path '{path}'")
+    return [int(part) for part in parts]
+
+
 class LocationService:
     def __init__(self, store: Store, permissions: Permissions) -> None:
         self.store = store
         self.permissions = permissions
+
+    # -- helpers (inside the caller's transaction) ---------------------------------------------------
+    def _at_path(self, tx: Tx, user: User, path: str) -> Location:
+        """The location whose real path is ``path``, its child count limited to what ``user`` may read."""
+        ids = path_ids(path)
+        location = tx.locations.get(ids[-1], self.permissions.read_criterion(user))
+        if location is None or location.path_ids != ids:
+            raise NotFound(f"Could not find 'Location' with path '{path}'")
+        return location
 
     def _with_content(self, tx: Tx, user: User, location: Location) -> Location:
         """The location with its content info (none for the virtual root), after the read check."""
@@ -36,19 +71,24 @@ class LocationService:
         check_readable(self.permissions, user, tx, info)
         return replace(location, content_info=info)
 
+    def load_in(self, tx: Tx, user: User, path: str) -> Location:
+        """``load`` inside the caller's transaction."""
+        return self._with_content(tx, user, self._at_path(tx, user, path))
+
+    def _reload(self, tx: Tx, user: User, location_id: int) -> Location:
+        location = get_location(tx, location_id)
+        return self.load_in(tx, user, location.path)
+
+    @staticmethod
+    def _movable(location: Location, what: str) -> None:
+        if location.content_id is None or location.id == ROOT_LOCATION_ID:
+            raise Forbidden(f"The root location cannot be {what}")
+
+    # -- reads ---------------------------------------------------------------------------------------
     def load(self, user: User, path: str) -> Location:
         """The location at ``path`` (``"1/2/59"``); NotFound unless it is the location's real path."""
         with self.store.read() as tx:
-            return self._with_content(tx, user, self._at(tx, path))
-
-    def _at(self, tx: Tx, path: str) -> Location:
-        ids = [part for part in path.strip("/").split("/") if part]
-        if not ids or not all(part.isdigit() for part in ids):
-            raise NotFound(f"Could not find 'Location' with path '{path}'")
-        location = tx.locations.get(int(ids[-1]))
-        if location is None or location.path != "/".join(ids):
-            raise NotFound(f"Could not find 'Location' with path '{path}'")
-        return location
+            return self.load_in(tx, user, path)
 
     def find(
         self,
@@ -57,8 +97,9 @@ class LocationService:
         location_id: int | None = None,
         remote_id: str | None = None,
         url_alias: str | None = None,
+        path: str | None = None,
     ) -> Location:
-        """By id, else by remote id, else by URL alias (BadRequest when none is given)."""
+        """By id, else remote id, else URL alias, else path (BadRequest when none is given)."""
         with self.store.read() as tx:
             if location_id is not None:
                 location = get_location(tx, location_id)
@@ -74,14 +115,18 @@ class LocationService:
                 if found is None:
                     raise NotFound(f"Could not find 'URLAlias' with identifier '{url_alias}'")
                 location = found
+            elif path is not None:
+                location = self._at_path(tx, user, path)
             else:
-                raise BadRequest("Give one of the query parameters 'id', 'remoteId' or 'urlAlias'")
+                raise BadRequest(
+                    "Give one of the query parameters 'id', 'remoteId', 'urlAlias' or 'locationPath'"
+                )
             return self._with_content(tx, user, location)
 
     def url_aliases(self, user: User, path: str, *, custom: bool) -> list[AliasEntry]:
         """The current custom (or generated) alias entries of the location at ``path``."""
         with self.store.read() as tx:
-            location = self._with_content(tx, user, self._at(tx, path))
+            location = self.load_in(tx, user, path)
             return tx.url_aliases.of_locations([location.id], custom=custom)
 
     def of_content(self, user: User, content_id: int) -> list[Location]:
@@ -90,6 +135,18 @@ class LocationService:
             check_readable(self.permissions, user, tx, info)
             return tx.locations.of_content(content_id)
 
+    def children(self, user: User, path: str, offset: int, limit: int | None) -> Children:
+        """A page of the children ``user`` may read, sorted as the parent says, with their content
+        infos loaded in one query. The filter is part of the SQL, so pages are full."""
+        readable = self.permissions.read_criterion(user)
+        with self.store.read() as tx:
+            parent = self.load_in(tx, user, path)
+            page = tx.locations.children(parent, readable, offset, limit)
+            infos = tx.content.get_many(c.content_id for c in page if c.content_id is not None)
+            located = [replace(c, content_info=infos.get(c.content_id or 0)) for c in page]
+            return Children(parent, located)
+
+    # -- writes --------------------------------------------------------------------------------------
     def create(self, user: User, content_id: int, struct: LocationCreate) -> Location:
         """A new location of a published item. NotFound (item, parent); Forbidden when the item is not
         published, already has a location under that parent, or the parent lies below the item."""
@@ -101,11 +158,130 @@ class LocationService:
             if not info.is_published:
                 raise Forbidden(f"Content {content_id} is not published and cannot get another location")
             existing = tx.locations.of_content(content_id)
-            if any(location.parent_id == parent.id for location in existing):
-                raise Forbidden(f"Content {content_id} already has a location under location {parent.id}")
-            if any(location.id in parent.path_ids for location in existing):
-                raise Forbidden(f"Location {parent.id} lies below a location of content {content_id}")
+            self._check_placeable(existing, parent, content_id)
             resolved = resolve_location(tx, struct, get_content_type(tx, info.content_type_id))
             created = place(tx, info, parent, resolved)
             refresh_location_aliases(tx, [created.id])
             return self._with_content(tx, user, created)
+
+    @staticmethod
+    def _check_placeable(existing: list[Location], parent: Location, content_id: int) -> None:
+        if any(location.parent_id == parent.id for location in existing):
+            raise Forbidden(f"Content {content_id} already has a location under location {parent.id}")
+        if any(location.id in parent.path_ids for location in existing):
+            raise Forbidden(f"Location {parent.id} lies below a location of content {content_id}")
+
+    def update(self, user: User, path: str, struct: LocationUpdate, if_match: str | None) -> Location:
+        """Priority, remote id, sort (content/edit) and hidden (content/hide: hides or reveals the
+        subtree). PreconditionFailed when ``if_match`` is stale; Forbidden when the remote id is taken."""
+        if struct.hidden is not None:
+            self.permissions.require(user, "content", "hide")
+        if (struct.priority, struct.remote_id, struct.sort_field, struct.sort_order) != (None,) * 4:
+            self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            location = self.load_in(tx, user, path)
+            if if_match is not None and not tag_matches(if_match, value_tag(location)):
+                raise PreconditionFailed(
+                    f"Location {location.id} has changed; its ETag is {value_tag(location)}"
+                )
+            if struct.remote_id not in (None, location.remote_id):
+                assert struct.remote_id is not None
+                if tx.locations.remote_id_taken(struct.remote_id):
+                    raise Forbidden(f"A location with remote id '{struct.remote_id}' already exists")
+            tx.locations.update(location.id, struct)
+            if struct.hidden is not None and struct.hidden != location.hidden:
+                tx.locations.set_hidden(location.id, struct.hidden)
+                refresh_visibility(tx, [location])
+            return self._reload(tx, user, location.id)
+
+    def _source_and_target(
+        self, tx: Tx, user: User, path: str, parent_path: str, what: str
+    ) -> tuple[Location, Location]:
+        """The subtree to move or copy and its new parent, both readable, with content/create on the
+        parent. Forbidden for the root and for a parent inside the subtree."""
+        source = self.load_in(tx, user, path)
+        self._movable(source, what)
+        parent = self.load_in(tx, user, parent_path)
+        self.permissions.require(user, "content", "create", section_id=_section(parent))
+        if is_below(parent.path_string, source.path_string):
+            raise Forbidden(f"Location {source.id} cannot be {what} into its own subtree")
+        return source, parent
+
+    def move(self, user: User, path: str, parent_path: str) -> Location:
+        """Move the subtree at ``path`` below the location at ``parent_path`` (a fixed number of
+        statements for any subtree). Forbidden for the root, a target inside the subtree, or a target
+        that already holds a location of the same content; NotFound when either is missing."""
+        with self.store.write() as tx:
+            location, parent = self._source_and_target(tx, user, path, parent_path, "moved")
+            if parent.id != location.parent_id:
+                self._check_placeable(_others(tx, location), parent, location.content_id or 0)
+                tx.locations.move(location, parent)
+                refresh_visibility(tx, [get_location(tx, location.id)])
+                refresh_location_aliases(tx, [location.id])  # the subtree's paths follow its top
+            return self._reload(tx, user, location.id)
+
+    def copy(self, user: User, path: str, parent_path: str) -> Location:
+        """Copy the subtree at ``path`` below ``parent_path``: every item is copied once (published,
+        owned by ``user``) and placed like its original. Returns the new top location."""
+        moment = now()
+        with self.store.write() as tx:
+            source, parent = self._source_and_target(tx, user, path, parent_path, "copied")
+            placed: dict[int, Location] = {source.parent_id: parent}
+            copies: dict[int, int] = {}
+            for original in tx.locations.subtree(source.path_string):
+                assert original.content_id is not None
+                target = placed[original.parent_id]
+                where = LocationCreate(
+                    target.id,
+                    original.priority,
+                    original.hidden,
+                    None,
+                    original.sort_field,
+                    original.sort_order,
+                )
+                if original.content_id in copies:
+                    info = get_content(tx, copies[original.content_id])
+                    struct = resolve_location(tx, where, get_content_type(tx, info.content_type_id))
+                    placed[original.id] = place(tx, info, target, struct)
+                    refresh_location_aliases(tx, [placed[original.id].id])
+                    continue
+                info = copy_item(tx, user, get_content(tx, original.content_id), where, moment)
+                copies[original.content_id] = info.id
+                placed[original.id] = get_location(tx, info.main_location_id or 0)
+            return self._reload(tx, user, placed[source.id].id)
+
+    def swap(self, user: User, path: str, other_path: str) -> None:
+        """Exchange the content of two locations; Forbidden for the root."""
+        self.permissions.require(user, "content", "edit")
+        with self.store.write() as tx:
+            first = self.load_in(tx, user, path)
+            second = self.load_in(tx, user, other_path)
+            self._movable(first, "swapped")
+            self._movable(second, "swapped")
+            if first.content_id == second.content_id:
+                return
+            for location, other in ((first, second), (second, first)):
+                if any(loc.parent_id == location.parent_id for loc in _others(tx, other)):
+                    parent_id = location.parent_id
+                    raise Forbidden(f"Content {other.content_id} already has a location under {parent_id}")
+            tx.locations.swap(first, second)
+            refresh_visibility(tx, [get_location(tx, first.id), get_location(tx, second.id)])
+            refresh_location_aliases(tx, [first.id, second.id])
+
+    def delete(self, user: User, path: str) -> None:
+        """Delete the subtree: content with no other location goes, other content loses these
+        locations. A fixed number of statements for any subtree."""
+        self.permissions.require(user, "content", "remove")
+        with self.store.write() as tx:
+            location = self.load_in(tx, user, path)
+            self._movable(location, "deleted")
+            delete_subtrees(tx, [location.path_string])
+
+
+def _others(tx: Tx, location: Location) -> list[Location]:
+    """The other locations of the location's content."""
+    return [other for other in tx.locations.of_content(location.content_id or 0) if other.id != location.id]
+
+
+def _section(location: Location) -> int | None:
+    return location.content_info.section_id if location.content_info else None

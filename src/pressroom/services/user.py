@@ -19,6 +19,7 @@ from pressroom.services.accounts import account_definition, check_account_free
 from pressroom.services.content import now
 from pressroom.services.content_ops import (
     delete_content,
+    delete_subtrees,
     get_content_type,
     place,
     resolve_location,
@@ -201,7 +202,7 @@ class UserService:
         user's last group. Returns the remaining groups."""
         self.permissions.require(viewer, "content", "manage_locations")
         with self.store.write() as tx:
-            info = lock_user(tx, self.permissions, viewer, user_id).version.content
+            lock_user(tx, self.permissions, viewer, user_id)  # the row lock every writer of the item takes
             locations = tx.locations.of_content(user_id)
             doomed = next(
                 (location for location in locations if location.parent_id == group_location_id), None
@@ -211,7 +212,5 @@ class UserService:
             remaining = [location for location in locations if location.id != doomed.id]
             if not remaining:
                 raise Forbidden(f"User {user_id} cannot be removed from its last group")
-            tx.locations.delete([doomed.id])
-            if info.main_location_id == doomed.id:
-                tx.content.set_main_location(user_id, remaining[0].id)
+            delete_subtrees(tx, [doomed.path_string])  # the main location moves to a remaining one
             return tx.users.parent_locations(user_id)

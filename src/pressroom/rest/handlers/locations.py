@@ -1,14 +1,19 @@
-"""Locations: load by path, find by id or remote id, and the locations of a content item."""
+"""Locations: load by path, lookups, children, update, move (or trash), copy, swap, delete, and the
+locations of a content item."""
 
 from __future__ import annotations
 
 from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.location import Location
 from pressroom.rest.input.content import parse_location_create
-from pressroom.rest.output.location import LocationRefList
+from pressroom.rest.input.location import TRASH, destination, location_destination, parse_location_update
+from pressroom.rest.output.location import LocationObjects, LocationRefList
 from pressroom.rest.request import RestRequest
-from pressroom.rest.responses import Created, Redirect
+from pressroom.rest.responses import Created, NoContent, Redirect
 from pressroom.rest.routing import MAX_ID
+
+DEFAULT_CHILDREN_LIMIT = 10
+NEGATIVE_CHILDREN_LIMIT = 25  # what the reference uses when the limit is negative
 
 
 def find_location(req: RestRequest) -> Redirect:
@@ -23,12 +28,63 @@ def find_location(req: RestRequest) -> Redirect:
         location_id=location_id,
         remote_id=req.query.get("remoteId") or None,
         url_alias=req.query.get("urlAlias"),
+        path=req.query.get("locationPath") or None,
     )
     return Redirect(req.url("location.load", path=location.path))
 
 
 def load_location(req: RestRequest, path: str) -> Location:
     return req.services.locations.load(req.user, path)
+
+
+def update_location(req: RestRequest, path: str) -> Location:
+    struct = parse_location_update(req)
+    return req.services.locations.update(req.user, path, struct, req.if_match)
+
+
+def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObjects:
+    """``?offset`` (default 0) and ``?limit`` (default 10; negative: 25). Accept ``Locations`` gives
+    whole Location objects, anything else the ``LocationList`` of references."""
+    offset = max(req.query_int("offset", 0), 0)
+    limit = req.query_int("limit", DEFAULT_CHILDREN_LIMIT)
+    page = req.services.locations.children(
+        req.user, path, offset, limit if limit >= 0 else NEGATIVE_CHILDREN_LIMIT
+    )
+    href = req.url("location.children", path=page.parent.path)
+    if req.wants("Locations"):
+        return LocationObjects(href, page.locations)
+    return LocationRefList(href, page.locations)
+
+
+def move_location(req: RestRequest, path: str) -> Created | NoContent:
+    """MOVE below the Destination location (201), or to the trash: 201 with the trash item, or 204 when
+    the content kept another location and no item was made."""
+    found = destination(req, "location.load", TRASH)
+    if found is None:
+        raise BadRequest("The Destination header is missing; it must be a location href or the trash")
+    name, target = found
+    if name == TRASH:
+        item = req.services.trash.trash(req.user, path)
+        if item is None:
+            return NoContent()
+        return Created(req.url("trash.load", trashItemId=item.location.id))
+    moved = req.services.locations.move(req.user, path, target)
+    return Created(req.url("location.load", path=moved.path))
+
+
+def copy_location(req: RestRequest, path: str) -> Created:
+    copy = req.services.locations.copy(req.user, path, location_destination(req))
+    return Created(req.url("location.load", path=copy.path))
+
+
+def swap_location(req: RestRequest, path: str) -> NoContent:
+    req.services.locations.swap(req.user, path, location_destination(req))
+    return NoContent()
+
+
+def delete_location(req: RestRequest, path: str) -> NoContent:
+    req.services.locations.delete(req.user, path)
+    return NoContent()
 
 
 def list_content_locations(req: RestRequest, contentId: int) -> LocationRefList:

@@ -66,7 +66,7 @@ def _date(node: Node, key: str) -> datetime | None:
         raise BadRequest(f"'{key}' in {node.where} is not a date") from None
 
 
-def _choice(node: Node, key: str, allowed: dict[str, int]) -> str | None:
+def choice(node: Node, key: str, allowed: dict[str, int]) -> str | None:
     value = node.opt_string(key)
     if value is None or value == "":
         return None
@@ -81,8 +81,8 @@ def parse_location_create(req: RestRequest, node: Node) -> LocationCreate:
         priority=node.opt_integer("priority") or 0,
         hidden=bool(node.opt_boolean("hidden")),
         remote_id=node.opt_string("remoteId") or None,
-        sort_field=_choice(node, "sortField", SORT_FIELDS),
-        sort_order=_choice(node, "sortOrder", SORT_ORDERS),
+        sort_field=choice(node, "sortField", SORT_FIELDS),
+        sort_order=choice(node, "sortOrder", SORT_ORDERS),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pressroom.domain.location import Location
+from pressroom.domain.location import Location, TrashItem
 from pressroom.rest.output.content import content_body, content_ref
 from pressroom.rest.output.visitor import Out, Representation, visits
 
@@ -16,6 +16,24 @@ class LocationRefList:
 
     href: str
     locations: list[Location]
+
+
+@dataclass(frozen=True, slots=True)
+class LocationObjects:
+    """The ``Locations`` representation of a list: whole Location objects instead of references."""
+
+    href: str
+    locations: list[Location]
+
+
+@dataclass(frozen=True, slots=True)
+class TrashList:
+    href: str
+    items: list[TrashItem]
+
+
+# A trash item is a location without the keys that only a location in the tree has (shapes §11).
+_NOT_IN_TRASH = frozenset({"Children", "UrlAliases", "explicitlyHidden"})
 
 
 def location_ref(out: Out, location: Location) -> dict[str, Any]:
@@ -62,11 +80,40 @@ def visit_location(out: Out, value: Location) -> Representation:
     return Representation.single("Location", location_body(out, value), value, patch="LocationUpdate")
 
 
+def _location_list(out: Out, name: str, href: str, items: list[dict[str, Any]]) -> Representation:
+    body = {"_media-type": out.media(name), "_href": href, "Location": items}
+    return Representation(name, name, body)
+
+
 @visits(LocationRefList)
 def visit_location_list(out: Out, value: LocationRefList) -> Representation:
+    return _location_list(
+        out, "LocationList", value.href, [location_ref(out, loc) for loc in value.locations]
+    )
+
+
+@visits(LocationObjects)
+def visit_location_objects(out: Out, value: LocationObjects) -> Representation:
+    return _location_list(out, "Locations", value.href, [location_body(out, loc) for loc in value.locations])
+
+
+def trash_item_body(out: Out, item: TrashItem) -> dict[str, Any]:
+    body = location_body(out, item.location)
+    body["_media-type"] = out.media("TrashItem")
+    body["_href"] = out.url("trash.load", trashItemId=item.location.id)
+    return {key: value for key, value in body.items() if key not in _NOT_IN_TRASH}
+
+
+@visits(TrashItem)
+def visit_trash_item(out: Out, value: TrashItem) -> Representation:
+    return Representation.single("TrashItem", trash_item_body(out, value), value)
+
+
+@visits(TrashList)
+def visit_trash(out: Out, value: TrashList) -> Representation:
     body = {
-        "_media-type": out.media("LocationList"),
+        "_media-type": out.media("Trash"),
         "_href": value.href,
-        "Location": [location_ref(out, location) for location in value.locations],
+        "TrashItem": [trash_item_body(out, item) for item in value.items],
     }
-    return Representation("LocationList", "LocationList", body)
+    return Representation("Trash", "Trash", body)

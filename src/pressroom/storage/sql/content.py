@@ -129,6 +129,7 @@ _INFO_BY_ID = _info_query().where(content.c.id == bindparam("content_id"))
 # FOR UPDATE OF content: the other tables sit on the nullable side of outer joins, which PostgreSQL
 # cannot lock, and need no lock. SQLite ignores the clause (its writers queue on BEGIN IMMEDIATE).
 _LOCK_BY_ID = _INFO_BY_ID.with_for_update(of=content)
+_INFO_BY_IDS = _info_query().where(content.c.id.in_(bindparam("ids", expanding=True)))
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
     content_versions.c.version_no == bindparam("version_no"),
@@ -190,7 +191,7 @@ class SqlContentGateway:
         ids = sorted(set(content_ids))
         if not ids:
             return {}
-        return {r.id: _info(r) for r in self.c.execute(_info_query().where(content.c.id.in_(ids)))}
+        return {r.id: _info(r) for r in self.c.execute(_INFO_BY_IDS, {"ids": ids})}
 
     def existing_ids(self, content_ids: Iterable[int]) -> set[int]:
         ids = sorted(set(content_ids))

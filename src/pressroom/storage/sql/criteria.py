@@ -22,24 +22,28 @@ def prefix_range(column: Any, prefix: str) -> ColumnElement[bool]:
     return and_(column >= prefix, column < upper)
 
 
-def compile_criterion(criterion: q.Criterion, location: FromClause | None = None) -> ColumnElement[bool]:
-    """The condition for ``criterion``; ``location`` is the locations row of a location query."""
-    return _Compiler(location).visit(criterion)
+def compile_criterion(
+    criterion: q.Criterion, location: FromClause | None = None, item: FromClause = content
+) -> ColumnElement[bool]:
+    """The condition for ``criterion``; ``location`` is the locations row of a location query, ``item``
+    the content row (an alias when the query joins ``content`` more than once, e.g. in a sub-query)."""
+    return _Compiler(location, item).visit(criterion)
 
 
 class _Compiler:
-    def __init__(self, location: FromClause | None) -> None:
+    def __init__(self, location: FromClause | None, item: FromClause) -> None:
         self.location = location
+        self.item = item
         self._visitors: dict[type[q.Criterion], Callable[[Any], ColumnElement[bool]]] = {
             q.MatchAll: lambda _c: true(),
             q.MatchNone: lambda _c: false(),
             q.LogicalAnd: lambda c: and_(*(self.visit(part) for part in c.criteria)),
             q.LogicalOr: lambda c: or_(*(self.visit(part) for part in c.criteria)),
             q.LogicalNot: lambda c: not_(self.visit(c.criterion)),
-            q.ContentId: lambda c: content.c.id.in_(c.ids),
-            q.ContentTypeId: lambda c: content.c.content_type_id.in_(c.ids),
-            q.SectionId: lambda c: content.c.section_id.in_(c.ids),
-            q.OwnerId: lambda c: content.c.owner_id.in_(c.ids),
+            q.ContentId: lambda c: item.c.id.in_(c.ids),
+            q.ContentTypeId: lambda c: item.c.content_type_id.in_(c.ids),
+            q.SectionId: lambda c: item.c.section_id.in_(c.ids),
+            q.OwnerId: lambda c: item.c.owner_id.in_(c.ids),
             q.LocationId: lambda c: self._on_location(lambda loc: loc.c.id.in_(c.ids)),
             q.ParentLocationId: lambda c: self._on_location(lambda loc: loc.c.parent_id.in_(c.ids)),
             q.Subtree: lambda c: self._on_location(
@@ -57,4 +61,4 @@ class _Compiler:
         if self.location is not None:
             return condition(self.location)
         other = locations.alias("criterion_location")
-        return exists(select(other.c.id).where(other.c.content_id == content.c.id, condition(other)))
+        return exists(select(other.c.id).where(other.c.content_id == self.item.c.id, condition(other)))

@@ -1,30 +1,120 @@
 """Locations (the tree) and pending locations in SQL.
 
-Subtrees are selected by path prefix (``path_string LIKE '/1/2/59/%'``) in one query; child counts come
-from a correlated sub-query, never one query per location.
+A subtree is a range on ``path_string`` (``criteria.prefix_range``), which the path index serves. Work on a
+subtree (move, hide, delete, trash) is a fixed number of statements that update or delete the whole range
+at once, whatever its size: paths are rewritten with string functions, never row by row. Child counts
+come from a correlated sub-query filtered by what the caller may read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Select, delete, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    FromClause,
+    Select,
+    and_,
+    delete,
+    exists,
+    false,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    true,
+    update,
+)
 
 from pressroom.domain.content_type import SORT_FIELD_NAMES, SORT_FIELDS, SORT_ORDER_NAMES, SORT_ORDERS
-from pressroom.domain.location import Location, LocationCreate, PendingLocation
-from pressroom.storage.sql.schema import locations, pending_locations
+from pressroom.domain.location import Location, LocationCreate, LocationUpdate, PendingLocation
+from pressroom.domain.query import Criterion, MatchAll
+from pressroom.storage.sql.criteria import compile_criterion, prefix_range
+from pressroom.storage.sql.functions import json_text
+from pressroom.storage.sql.schema import (
+    content,
+    content_types,
+    content_versions,
+    locations,
+    pending_locations,
+)
 
-_child = locations.alias("child")
-_CHILD_COUNT = (
-    select(func.count())
-    .where(_child.c.parent_id == locations.c.id, _child.c.id != locations.c.id)
+DEFINED = 0  # the published state of a content type
+
+
+def in_subtrees(column: Any, paths: Sequence[str]) -> ColumnElement[bool]:
+    """``column`` (a path) lies in one of the subtrees rooted at ``paths``."""
+    return or_(*(prefix_range(column, path) for path in paths))
+
+
+def only_inside(paths: Sequence[str], row: FromClause = locations) -> ColumnElement[bool]:
+    """The content of the locations ``row`` has no location outside the subtrees at ``paths``."""
+    other = locations.alias("outside")
+    return ~exists(
+        select(other.c.id).where(
+            other.c.content_id == row.c.content_id, ~in_subtrees(other.c.path_string, paths)
+        )
+    )
+
+
+def child_count(readable: Criterion, parent: FromClause = locations) -> Any:
+    """How many children of the ``parent`` row the reader may read, as a correlated sub-query."""
+    child = locations.alias("child")
+    query = select(func.count())
+    if isinstance(readable, MatchAll):
+        query = query.select_from(child)
+    else:
+        item = content.alias("child_content")
+        query = query.select_from(child.join(item, item.c.id == child.c.content_id)).where(
+            compile_criterion(readable, child, item)
+        )
+    where = and_(child.c.parent_id == parent.c.id, child.c.id != parent.c.id)
+    return query.where(where).scalar_subquery().label("child_count")
+
+
+_NAME = (
+    select(json_text(content_versions.c.names, content.c.main_language_code))
+    .where(
+        content_versions.c.content_id == content.c.id,
+        content_versions.c.version_no == content.c.current_version_no,
+    )
     .scalar_subquery()
-    .label("child_count")
 )
 
 
-def _location(row: Any) -> Location:
+def _type_column(column: Any) -> Any:
+    return (
+        select(column)
+        .where(content_types.c.id == content.c.content_type_id, content_types.c.status == DEFINED)
+        .scalar_subquery()
+    )
+
+
+# What children sort on, by the parent's sortField (MODIFIED_SUBNODE has no column of its own).
+SORT_KEYS: dict[str, Any] = {
+    "PATH": locations.c.path_string,
+    "PUBLISHED": content.c.published,
+    "MODIFIED": content.c.modified,
+    "MODIFIED_SUBNODE": content.c.modified,
+    "SECTION": content.c.section_id,
+    "DEPTH": locations.c.depth,
+    "CLASS_IDENTIFIER": _type_column(content_types.c.identifier),
+    "CLASS_NAME": _type_column(json_text(content_types.c.names, content_types.c.main_language_code)),
+    "PRIORITY": locations.c.priority,
+    "NAME": _NAME,
+    "NODE_ID": locations.c.id,
+    "CONTENTOBJECT_ID": content.c.id,
+}
+
+
+LOCATION_SORT_FIELDS = frozenset({"PATH", "DEPTH", "PRIORITY", "NODE_ID"})  # keys on the locations row
+
+
+def location_of(row: Any) -> Location:
     return Location(
         id=row.id,
         parent_id=row.parent_id,
@@ -54,27 +144,31 @@ def _pending(row: Any) -> PendingLocation:
     )
 
 
-def _query() -> Select[Any]:
-    return select(locations, _CHILD_COUNT)
+@lru_cache(maxsize=64)
+def _query(readable: Criterion = MatchAll()) -> Select[Any]:  # noqa: B008 - criteria are frozen values
+    """Locations with their child counts; built once per criterion (building the aliases costs more
+    than running the query)."""
+    return select(locations, child_count(readable))
 
 
 class SqlLocationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def get(self, location_id: int) -> Location | None:
-        row = self.c.execute(_query().where(locations.c.id == location_id)).first()
-        return _location(row) if row else None
+    def get(self, location_id: int, readable: Criterion | None = None) -> Location | None:
+        """The location; its child count counts only children matching ``readable`` (all by default)."""
+        row = self.c.execute(_query(readable or MatchAll()).where(locations.c.id == location_id)).first()
+        return location_of(row) if row else None
 
     def get_many(self, location_ids: Sequence[int]) -> dict[int, Location]:
         if not location_ids:
             return {}
         query = _query().where(locations.c.id.in_(sorted(set(location_ids))))
-        return {row.id: _location(row) for row in self.c.execute(query)}
+        return {row.id: location_of(row) for row in self.c.execute(query)}
 
     def by_remote_id(self, remote_id: str) -> Location | None:
         row = self.c.execute(_query().where(locations.c.remote_id == remote_id)).first()
-        return _location(row) if row else None
+        return location_of(row) if row else None
 
     def remote_id_taken(self, remote_id: str) -> bool:
         for table in (locations, pending_locations):
@@ -84,24 +178,53 @@ class SqlLocationGateway:
 
     def of_content(self, content_id: int) -> list[Location]:
         query = _query().where(locations.c.content_id == content_id).order_by(locations.c.id)
-        return [_location(r) for r in self.c.execute(query)]
+        return [location_of(r) for r in self.c.execute(query)]
 
     def of_contents(self, content_ids: Iterable[int]) -> list[Location]:
         ids = sorted(set(content_ids))
         if not ids:
             return []
         query = _query().where(locations.c.content_id.in_(ids)).order_by(locations.c.id)
-        return [_location(r) for r in self.c.execute(query)]
+        return [location_of(r) for r in self.c.execute(query)]
 
     def subtree(self, path_string: str) -> list[Location]:
         """The location with this path and every location below it, top down."""
         query = (
             _query()
-            .where(locations.c.path_string.startswith(path_string, autoescape=True))
+            .where(prefix_range(locations.c.path_string, path_string))
             .order_by(locations.c.depth, locations.c.id)
         )
-        return [_location(r) for r in self.c.execute(query)]
+        return [location_of(r) for r in self.c.execute(query)]
 
+    def children(
+        self, parent: Location, readable: Criterion, offset: int = 0, limit: int | None = None
+    ) -> list[Location]:
+        """One page of the children the reader may read, in the parent's sort order (ties by id).
+
+        Two statements: the page's ids (sorting only the key, joined to ``content`` only when the filter
+        or the key needs it), then those rows with their child counts, so that the counts and columns
+        are computed for the page and not for every child."""
+        key = SORT_KEYS.get(parent.sort_field, locations.c.path_string)
+        descending = parent.sort_order == "DESC"
+        page = select(locations.c.id).where(
+            locations.c.parent_id == parent.id,
+            locations.c.id != parent.id,
+            compile_criterion(readable, locations),
+        )
+        if not isinstance(readable, MatchAll) or parent.sort_field not in LOCATION_SORT_FIELDS:
+            page = page.select_from(locations.join(content, content.c.id == locations.c.content_id))
+        page = (
+            page.order_by(key.desc() if descending else key.asc(), locations.c.id).offset(offset).limit(limit)
+        )
+        ids = list(self.c.execute(page).scalars())
+        if not ids:
+            return []
+        found = {
+            r.id: location_of(r) for r in self.c.execute(_query(readable).where(locations.c.id.in_(ids)))
+        }
+        return [found[location_id] for location_id in ids]
+
+    # -- writes --------------------------------------------------------------------------------------
     def create(self, content_id: int, parent: Location, struct: LocationCreate, invisible: bool) -> Location:
         """Insert a location below ``parent``; ``struct`` carries resolved values (remote id, sort)."""
         assert struct.remote_id is not None and struct.sort_field and struct.sort_order
@@ -129,15 +252,122 @@ class SqlLocationGateway:
         assert created is not None
         return created
 
-    def delete(self, location_ids: Sequence[int]) -> None:
-        if location_ids:
-            self.c.execute(delete(locations).where(locations.c.id.in_(list(location_ids))))
+    def update(self, location_id: int, struct: LocationUpdate) -> None:
+        """Priority, remote id and sort; hiding goes through ``set_hidden`` and ``refresh_invisible``."""
+        values: dict[str, Any] = {}
+        if struct.priority is not None:
+            values["priority"] = struct.priority
+        if struct.remote_id is not None:
+            values["remote_id"] = struct.remote_id
+        if struct.sort_field is not None:
+            values["sort_field"] = SORT_FIELDS[struct.sort_field]
+        if struct.sort_order is not None:
+            values["sort_order"] = SORT_ORDERS[struct.sort_order]
+        if values:
+            self.c.execute(update(locations).where(locations.c.id == location_id).values(**values))
 
-    def set_invisible(self, location_ids: Sequence[int], invisible: bool) -> None:
-        if location_ids:
+    def set_hidden(self, location_id: int, hidden: bool) -> None:
+        self.c.execute(update(locations).where(locations.c.id == location_id).values(hidden=hidden))
+
+    def refresh_invisible(self, path_string: str, parent_invisible: bool) -> None:
+        """Recompute ``invisible`` in the subtree at ``path_string``: a location is invisible when its
+        parent outside the subtree is, or when it or an ancestor inside is hidden, or their content is.
+        Up to three statements (find the hidden roots, reset the range, mark their ranges); rows that
+        already hold the right value are not rewritten."""
+        subtree = prefix_range(locations.c.path_string, path_string)
+        roots: list[str] = []
+        if not parent_invisible:
+            hidden_at = self.c.execute(
+                select(locations.c.path_string)
+                .select_from(locations.outerjoin(content, content.c.id == locations.c.content_id))
+                .where(subtree, or_(locations.c.hidden == true(), content.c.is_hidden == true()))
+                .order_by(locations.c.path_string)
+            ).scalars()
+            for path in hidden_at:  # sorted: an ancestor comes before its subtree
+                if not roots or not path.startswith(roots[-1]):
+                    roots.append(path)
+        self.c.execute(
+            update(locations)
+            .where(subtree, locations.c.invisible != parent_invisible)
+            .values(invisible=parent_invisible)
+        )
+        for start in range(0, len(roots), 200):
+            ranges = in_subtrees(locations.c.path_string, roots[start : start + 200])
             self.c.execute(
-                update(locations).where(locations.c.id.in_(list(location_ids))).values(invisible=invisible)
+                update(locations).where(ranges, locations.c.invisible == false()).values(invisible=True)
             )
+
+    def move(self, location: Location, parent: Location) -> None:
+        """Re-root the subtree at ``location`` below ``parent``: one UPDATE rewrites every path and depth
+        of the subtree, one sets the new parent. The caller refreshes visibility."""
+        old, new = location.path_string, f"{parent.path_string}{location.id}/"
+        self.c.execute(
+            update(locations)
+            .where(prefix_range(locations.c.path_string, old))
+            .values(
+                path_string=literal(new) + func.substr(locations.c.path_string, len(old) + 1),
+                depth=locations.c.depth + (parent.depth + 1 - location.depth),
+            )
+        )
+        self.c.execute(update(locations).where(locations.c.id == location.id).values(parent_id=parent.id))
+
+    def swap(self, first: Location, second: Location) -> None:
+        """Exchange the content of two locations (each keeps its place, sort and visibility flags)."""
+        for location, other in ((first, second), (second, first)):
+            self.c.execute(
+                update(locations).where(locations.c.id == location.id).values(content_id=other.content_id)
+            )
+        for content_id, old, new in (
+            (first.content_id, first.id, second.id),
+            (second.content_id, second.id, first.id),
+        ):
+            self.c.execute(
+                update(content)
+                .where(content.c.id == content_id, content.c.main_location_id == old)
+                .values(main_location_id=new, revision=content.c.revision + 1)
+            )
+
+    def sole_content_ids(self, paths: Sequence[str]) -> set[int]:
+        """The content whose every location lies in the subtrees at ``paths``."""
+        query = (
+            select(locations.c.content_id)
+            .distinct()
+            .where(
+                in_subtrees(locations.c.path_string, paths),
+                locations.c.content_id.is_not(None),
+                only_inside(paths),
+            )
+        )
+        return set(self.c.execute(query).scalars())
+
+    def delete_subtrees(self, paths: Sequence[str]) -> None:
+        """Delete the subtrees at ``paths``. Content that keeps a location elsewhere gets its main location
+        moved there first; deleting the content that keeps none is the caller's (``sole_content_ids``)."""
+        if not paths:
+            return
+        self.rehome_main_locations(paths)
+        self.c.execute(delete(locations).where(in_subtrees(locations.c.path_string, paths)))
+
+    def rehome_main_locations(self, paths: Sequence[str]) -> None:
+        """Content whose main location lies in the subtrees gets its first location outside them (or
+        none), in one UPDATE."""
+        main = locations.alias("main")
+        other = locations.alias("elsewhere")
+        first_outside = (
+            select(func.min(other.c.id))
+            .where(other.c.content_id == content.c.id, ~in_subtrees(other.c.path_string, paths))
+            .scalar_subquery()
+        )
+        in_range = exists(
+            select(main.c.id).where(
+                main.c.id == content.c.main_location_id, in_subtrees(main.c.path_string, paths)
+            )
+        )
+        self.c.execute(
+            update(content)
+            .where(in_range)
+            .values(main_location_id=first_outside, revision=content.c.revision + 1)
+        )
 
     # -- pending locations ---------------------------------------------------------------------------
     def add_pending(self, content_id: int, struct: LocationCreate) -> None:

@@ -238,13 +238,18 @@ relations = Table(
 Index("ix_relations_source", relations.c.source_content_id, relations.c.source_version_no)
 Index("ix_relations_destination", relations.c.destination_content_id)
 
+# Location paths ("/1/2/59/") compare as byte strings: subtrees are ranges on them (criteria.prefix_range),
+# so PostgreSQL must not order them by a linguistic collation that ignores the slashes. 2000 characters
+# hold a tree about 180 levels deep and stay under PostgreSQL's B-tree entry limit.
+PATH = String(2000).with_variant(String(2000, collation="C"), "postgresql")
+
 locations = Table(
     "locations",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("parent_id", Integer, nullable=False),
     Column("content_id", Integer, ForeignKey("content.id"), nullable=True),  # NULL: the virtual root
-    Column("path_string", String(255), nullable=False),
+    Column("path_string", PATH, nullable=False),
     Column("depth", Integer, nullable=False),
     Column("priority", Integer, nullable=False, default=0),
     Column("hidden", Boolean, nullable=False, default=False),
@@ -254,9 +259,30 @@ locations = Table(
     Column("sort_order", Integer, nullable=False, default=1),
     sqlite_autoincrement=True,
 )
-Index("ix_locations_parent", locations.c.parent_id)
+Index("ix_locations_parent", locations.c.parent_id, locations.c.path_string)  # children in PATH order
 Index("ix_locations_content", locations.c.content_id)
 Index("ix_locations_path", locations.c.path_string)
+
+# Trashed locations: the location row as it was (same id, so a restored item and its trashed children find
+# each other again), kept while its content has no location left. Deleting the content drops its items.
+trash = Table(
+    "trash",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=False),
+    Column("parent_id", Integer, nullable=False),
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("path_string", PATH, nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("priority", Integer, nullable=False),
+    Column("hidden", Boolean, nullable=False),
+    Column("invisible", Boolean, nullable=False),
+    Column("remote_id", String(100), nullable=False),
+    Column("sort_field", Integer, nullable=False),
+    Column("sort_order", Integer, nullable=False),
+    Column("trashed", Integer, nullable=False),
+)
+Index("ix_trash_content", trash.c.content_id)
+Index("ix_trash_parent", trash.c.parent_id)
 
 # Where a never-published item goes on its first publish.
 pending_locations = Table(

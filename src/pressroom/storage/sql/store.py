@@ -23,6 +23,7 @@ from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.throttle import SqlLoginFailureGateway
+from pressroom.storage.sql.trash import SqlTrashGateway
 from pressroom.storage.sql.url_alias import SqlUrlAliasGateway, SqlUrlWildcardGateway
 from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, SqlUserGateway
 
@@ -77,6 +78,10 @@ class SqlTx:
     @cached_property
     def image_variations(self) -> SqlImageVariationGateway:
         return SqlImageVariationGateway(self.connection)
+
+    @cached_property
+    def trash(self) -> SqlTrashGateway:
+        return SqlTrashGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:

@@ -11,8 +11,8 @@ from sqlalchemy import Connection, bindparam, delete, func, insert, select, upda
 from pressroom.domain.location import Location
 from pressroom.domain.user import Account, Session, User
 from pressroom.storage.sql.engine import upsert
-from pressroom.storage.sql.location import _location as row_to_location
 from pressroom.storage.sql.location import _query as location_query
+from pressroom.storage.sql.location import location_of as row_to_location
 from pressroom.storage.sql.schema import content, locations, sessions, settings, token_epochs, users
 
 _USER_BY_ID = select(users).where(users.c.content_id == bindparam("id"))

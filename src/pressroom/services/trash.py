@@ -1,0 +1,114 @@
+"""The trash: trash a subtree, list and load items, restore an item, delete items or empty the trash."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pressroom.domain.errors import Forbidden, NotFound
+from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
+from pressroom.domain.user import User
+from pressroom.services.content_ops import get_location, new_remote_id, refresh_visibility
+from pressroom.services.location import LocationService, now, path_ids
+from pressroom.services.permissions import Permissions
+from pressroom.services.url_alias_ops import refresh_location_aliases, remove_subtree_aliases
+from pressroom.storage.spi import Store, Tx
+
+
+class TrashService:
+    def __init__(self, store: Store, permissions: Permissions, locations: LocationService) -> None:
+        self.store = store
+        self.permissions = permissions
+        self.locations = locations
+
+    def _item(self, tx: Tx, user: User, item_id: int) -> TrashItem:
+        item = tx.trash.get(item_id, self.permissions.read_criterion(user))
+        if item is None:
+            raise NotFound.of("TrashItem", item_id)
+        return self._with_content(tx, [item])[0]
+
+    @staticmethod
+    def _with_content(tx: Tx, items: list[TrashItem]) -> list[TrashItem]:
+        infos = tx.content.get_many(item.location.content_id or 0 for item in items)
+        return [
+            replace(
+                item, location=replace(item.location, content_info=infos.get(item.location.content_id or 0))
+            )
+            for item in items
+        ]
+
+    def trash(self, user: User, path: str) -> TrashItem | None:
+        """Move the subtree at ``path`` to the trash (a fixed number of statements for any subtree).
+        Locations whose content keeps another location are removed without a trash item; the answer is
+        the item of the top location, or None when its content had another location."""
+        self.permissions.require(user, "content", "remove")
+        with self.store.write() as tx:
+            location = self.locations.load_in(tx, user, path)
+            if location.content_id is None or location.id == ROOT_LOCATION_ID:
+                raise Forbidden("The root location cannot be trashed")
+            elsewhere = [
+                other
+                for other in tx.locations.of_content(location.content_id)
+                if not is_below(other.path_string, location.path_string)
+            ]
+            remove_subtree_aliases(tx, [location.path_string])
+            tx.trash.trash_subtree(location, now())
+            return None if elsewhere else self._item(tx, user, location.id)
+
+    def list(self, user: User, offset: int, limit: int | None) -> list[TrashItem]:
+        """The items ``user`` may read (filtered in SQL), with their content infos in one query."""
+        self.permissions.require(user, "content", "read")
+        with self.store.read() as tx:
+            return self._with_content(tx, tx.trash.list(self.permissions.read_criterion(user), offset, limit))
+
+    def load(self, user: User, item_id: int) -> TrashItem:
+        self.permissions.require(user, "content", "read")
+        with self.store.read() as tx:
+            return self._item(tx, user, item_id)
+
+    def restore(self, user: User, item_id: int, parent_path: str | None) -> Location:
+        """Put the item back below ``parent_path``, or its original parent when None. Forbidden when
+        that parent does not exist; the item keeps its id, and its remote id unless taken since."""
+        self.permissions.require(user, "content", "restore")
+        with self.store.write() as tx:
+            item = self._item(tx, user, item_id)
+            parent = self._restore_parent(tx, item, parent_path)
+            self.permissions.require(user, "content", "create")
+            old = item.location
+            remote_id = new_remote_id() if tx.locations.remote_id_taken(old.remote_id) else old.remote_id
+            tx.trash.restore(item, parent, remote_id, invisible=parent.invisible or parent.hidden)
+            refresh_visibility(tx, [get_location(tx, old.id)])
+            refresh_location_aliases(tx, [old.id])
+            return self.locations.load_in(tx, user, get_location(tx, old.id).path)
+
+    @staticmethod
+    def _restore_parent(tx: Tx, item: TrashItem, parent_path: str | None) -> Location:
+        if parent_path is None:
+            parent = tx.locations.get(item.location.parent_id)
+            if parent is None:
+                raise Forbidden(
+                    f"The original parent location {item.location.parent_id} of trash item "
+                    f"{item.location.id} no longer exists; give a Destination"
+                )
+            return parent
+        ids = path_ids(parent_path)
+        parent = tx.locations.get(ids[-1])
+        if parent is None or parent.path_ids != ids:
+            raise Forbidden(f"The destination location '{parent_path}' does not exist")
+        return parent
+
+    def delete(self, user: User, item_id: int) -> None:
+        """Delete one item and its content when that has no location and no other item left."""
+        self.permissions.require(user, "content", "cleantrash")
+        with self.store.write() as tx:
+            self._item(tx, user, item_id)
+            orphans = tx.trash.orphaned_content_ids([item_id])
+            tx.trash.delete([item_id])
+            tx.content.delete(sorted(orphans))
+
+    def empty(self, user: User) -> None:
+        """Delete every item and the content they held (three statements)."""
+        self.permissions.require(user, "content", "cleantrash")
+        with self.store.write() as tx:
+            orphans = tx.trash.orphaned_content_ids()
+            tx.trash.delete()
+            tx.content.delete(sorted(orphans))

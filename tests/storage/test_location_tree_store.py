@@ -1,0 +1,180 @@
+"""The location tree in SQL on SQLite and PostgreSQL: subtree moves, hiding, deletes and the trash work on
+whole path ranges, so a subtree of 10,000 locations costs the same number of statements as one of 3."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from benchmarks.tree_data import GrownTree, grow_tree
+from sqlalchemy import Engine, func, select, text
+
+from pressroom.domain.location import LocationUpdate
+from pressroom.domain.query import SectionId
+from pressroom.domain.user import User
+from pressroom.services.location import LocationService
+from pressroom.services.permissions import Permissions
+from pressroom.services.trash import TrashService
+from pressroom.storage.sql.engine import make_engine, transaction
+from pressroom.storage.sql.schema import content, locations, trash
+from pressroom.storage.sql.store import SqlStore
+from tests.helpers import StatementCounter
+
+ADMIN = User(id=14, login="admin", email="admin@link.invalid", enabled=True)
+BIG = 10_000
+# Statements a whole service call sends (loads, checks and URL alias upkeep included), the same for 3
+# locations or 10,000. A move regenerates the aliases of the moved top location only (11 statements): the
+# paths below follow its node. Delete and trash drop the subtree's alias entries in one statement, and
+# delete also the user accounts of the deleted content.
+MOVE_STATEMENTS = 25
+DELETE_STATEMENTS = 8
+TRASH_STATEMENTS = 10
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def grow(engine: Engine, parent_path: str, count: int, fanout: int, **extra: object) -> GrownTree:
+    with transaction(engine, write=True) as connection:
+        return grow_tree(connection, parent_path, count, fanout, **extra)  # type: ignore[arg-type]
+
+
+def rows(engine: Engine, root_path: str) -> list[tuple[int, str, int, bool]]:
+    """(id, path, depth, invisible) of the subtree whose root has the given id, by id."""
+    root_id = int(root_path.rstrip("/").rsplit("/", 1)[1])
+    with transaction(engine, write=False) as connection:
+        found = connection.execute(
+            select(locations.c.id, locations.c.path_string, locations.c.depth, locations.c.invisible)
+            .where(
+                (locations.c.id == root_id)
+                | (locations.c.path_string.like(f"%/{root_id}/%") & (locations.c.id != root_id))
+            )
+            .order_by(locations.c.id)
+        )
+        return [(r.id, r.path_string, r.depth, bool(r.invisible)) for r in found]
+
+
+def count(engine: Engine, table: object, *where: object) -> int:
+    with transaction(engine, write=False) as connection:
+        return int(connection.execute(select(func.count()).select_from(table).where(*where)).scalar_one())  # type: ignore[arg-type]
+
+
+def data(counter: StatementCounter) -> int:
+    """The statements that read or write rows (SQLite's explicit BEGIN left out)."""
+    return sum(1 for statement in counter.statements if not statement.lstrip().upper().startswith("BEGIN"))
+
+
+def services(engine: Engine) -> tuple[LocationService, TrashService]:
+    store = SqlStore(engine)
+    locations_service = LocationService(store, Permissions())
+    return locations_service, TrashService(store, Permissions(), locations_service)
+
+
+def test_moving_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+    tree = grow(engine, "/1/2/", BIG, fanout=20)
+    small = grow(engine, "/1/2/", 3, fanout=2)
+    service, _ = services(engine)
+    with StatementCounter() as small_move:
+        service.move(ADMIN, small.root_path.strip("/"), "1/43")
+    with StatementCounter() as big_move:
+        moved = service.move(ADMIN, tree.root_path.strip("/"), "1/43")
+    assert data(big_move) == data(small_move) == MOVE_STATEMENTS
+    assert moved.path_string == f"/1/43/{tree.root_id}/"
+    after = rows(engine, moved.path_string)
+    assert [r[0] for r in after] == tree.location_ids
+    assert all(path.startswith(f"/1/43/{tree.root_id}/") for _, path, _, _ in after)
+    assert [depth for _, _, depth, _ in after[:2]] == [2, 3]
+    assert count(engine, locations, locations.c.path_string.like(f"/1/2/{tree.root_id}/%")) == 0
+
+
+def test_deleting_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+    tree = grow(engine, "/1/2/", BIG, fanout=50)
+    small = grow(engine, "/1/2/", 3, fanout=2)
+    service, _ = services(engine)
+    before = count(engine, content)
+    with StatementCounter() as small_delete:
+        service.delete(ADMIN, small.root_path.strip("/"))
+    with StatementCounter() as big_delete:
+        service.delete(ADMIN, tree.root_path.strip("/"))
+    assert data(big_delete) == data(small_delete) == DELETE_STATEMENTS
+    assert count(engine, content) == before - BIG - 3
+    assert rows(engine, tree.root_path) == []
+
+
+def test_hiding_marks_the_subtree_invisible_until_no_hidden_ancestor_is_left(engine: Engine) -> None:
+    tree = grow(engine, "/1/2/", 7, fanout=2)  # 0 -> 1, 2; 1 -> 3, 4; 2 -> 5, 6
+    service, _ = services(engine)
+    paths = {r[0]: r[1].strip("/") for r in rows(engine, tree.root_path)}
+    ids = tree.location_ids
+    service.update(ADMIN, paths[ids[1]], LocationUpdate(hidden=True), None)
+    service.update(ADMIN, paths[ids[0]], LocationUpdate(hidden=True), None)
+    assert all(invisible for *_, invisible in rows(engine, tree.root_path))
+    service.update(ADMIN, paths[ids[0]], LocationUpdate(hidden=False), None)
+    invisible = {r[0] for r in rows(engine, tree.root_path) if r[3]}
+    assert invisible == {ids[1], ids[3], ids[4]}  # still below the hidden location 1
+    loaded = service.load(ADMIN, paths[ids[3]])
+    assert (loaded.hidden, loaded.invisible) == (False, True)
+
+
+def test_children_filtered_and_counted_in_sql(engine: Engine) -> None:
+    tree = grow(engine, "/1/2/", 5, fanout=4)
+    grow(engine, tree.root_path, 3, fanout=3, section_id=3)  # another child with 2 children of its own
+    service, _ = services(engine)
+    anonymous = User(id=10, login="anonymous", email="", enabled=True, is_anonymous=True)
+    path = tree.root_path.strip("/")
+    assert Permissions().read_criterion(anonymous) == SectionId((1,))
+    page = service.children(anonymous, path, 0, 10)
+    assert [c.id for c in page.locations] == tree.location_ids[1:]
+    assert page.parent.child_count == 4
+    assert len(service.children(ADMIN, path, 0, 10).locations) == 5
+    assert service.load(ADMIN, path).child_count == 5
+    assert [c.id for c in service.children(ADMIN, path, 1, 2).locations] == tree.location_ids[2:4]
+
+
+def test_trashing_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+    tree = grow(engine, "/1/2/", BIG, fanout=100)
+    small = grow(engine, "/1/2/", 3, fanout=2)
+    _, bin_ = services(engine)
+    with StatementCounter() as small_trash:
+        bin_.trash(ADMIN, small.root_path.strip("/"))
+    with StatementCounter() as big_trash:
+        item = bin_.trash(ADMIN, tree.root_path.strip("/"))
+    assert data(big_trash) == data(small_trash) == TRASH_STATEMENTS
+    assert item is not None and item.location.id == tree.root_id
+    assert count(engine, trash, trash.c.id.in_(tree.location_ids[:500])) == 500
+    assert count(engine, content, content.c.status == 2) == BIG + 3
+    restored = bin_.restore(ADMIN, tree.root_id, None)
+    assert restored.path_string == tree.root_path
+    assert restored.content_info is not None and restored.content_info.status == "PUBLISHED"
+
+
+def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(engine: Engine) -> None:
+    """/1/2/61/ and /1/2/610/: byte-ordered ranges keep them apart (PostgreSQL: collation "C")."""
+    first = grow(engine, "/1/2/", 2, fanout=1)
+    lone_id = first.root_id
+    filler = lone_id * 10 - first.location_ids[-1] - 1
+    grow(engine, "/1/43/", filler, fanout=filler)
+    neighbour = grow(engine, "/1/2/", 2, fanout=1)
+    assert str(neighbour.root_id).startswith(str(lone_id)) and neighbour.root_id > lone_id
+    service, _ = services(engine)
+    assert [c.id for c in service.children(ADMIN, first.root_path.strip("/"), 0, 10).locations] == [
+        first.location_ids[1]
+    ]
+    service.move(ADMIN, first.root_path.strip("/"), "1/5")
+    assert [r[1] for r in rows(engine, neighbour.root_path)] == [
+        neighbour.root_path,
+        f"{neighbour.root_path}{neighbour.location_ids[1]}/",
+    ]
+    if engine.dialect.name == "postgresql":
+        with transaction(engine, write=False) as connection:
+            collation = connection.execute(
+                text(
+                    "SELECT collation_name FROM information_schema.columns "
+                    "WHERE table_name = 'locations' AND column_name = 'path_string'"
+                )
+            ).scalar_one()
+        assert collation == "C"
