@@ -91,7 +91,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         url_aliases=UrlAliasService(store, permissions),
         url_wildcards=UrlWildcardService(store, permissions),
         users=UserService(store, permissions, files),
-        user_groups=UserGroupService(store, permissions, files),
+        user_groups=UserGroupService(store, permissions, files, locations),
     )
 
 

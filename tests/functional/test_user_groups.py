@@ -191,6 +191,44 @@ def test_delete_a_group_with_users_is_403(api: Api) -> None:
     error_message(api.delete("/user/groups/1/2", accept=media("UserGroup")), 404)
 
 
+@pytest.mark.parametrize("override", [False, True])
+def test_move_a_group_with_its_users(api: Api, override: bool) -> None:
+    moving = group_path(create_group(api, EDITORS, "Moving"))
+    inner = group_path(create_group(api, moving, "Inner"))
+    user = create_user(api, inner)
+    headers = {"Destination": group_href(ADMINS)}
+    if override:
+        response = api.post(f"/user/groups/{moving}", headers={**headers, "X-HTTP-Method-Override": "MOVE"})
+    else:
+        response = api.request("MOVE", f"/user/groups/{moving}", headers=headers)
+    assert response.status_code == 201, response.text
+    moved_id = moving.rsplit("/", 1)[1]
+    assert response.headers["location"] == group_href(f"{ADMINS}/{moved_id}")
+    assert response.content == b""
+    error_message(api.get(f"/user/groups/{moving}", accept=media("UserGroup")), 404)
+    inner_id = inner.rsplit("/", 1)[1]
+    moved_inner = api.get(f"/user/groups/{ADMINS}/{moved_id}/{inner_id}", accept=media("UserGroup"))
+    assert moved_inner.status_code == 200
+    groups = ref_hrefs(api.get(f"{user['_href']}/groups", accept=REFS), "UserGroupRefList", "UserGroup")
+    assert groups == [group_href(f"{ADMINS}/{moved_id}/{inner_id}")]
+
+
+def test_move_errors(api: Api) -> None:
+    path = group_path(create_group(api, EDITORS, "Staying"))
+
+    def move(source: str, target: str | None) -> httpx.Response:
+        headers = {"Destination": target} if target else {}
+        return api.request("MOVE", f"/user/groups/{source}", headers=headers, accept=media("UserGroup"))
+
+    # A destination that is not a group (the content root) or does not exist: 403, as the reference.
+    error_message(move(path, f"{PREFIX}/user/groups/1/2"), 403)
+    error_message(move(path, f"{PREFIX}/user/groups/1/5/999999"), 403)
+    error_message(move(path, None), 400)
+    error_message(move(path, group_href(path)), 403)  # into itself
+    error_message(move("1/5/999999", group_href(ADMINS)), 404)
+    assert api.get(f"/user/groups/{path}", accept=media("UserGroup")).status_code == 200
+
+
 # -- lists ---------------------------------------------------------------------------------------------
 
 

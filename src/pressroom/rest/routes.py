@@ -201,6 +201,7 @@ ROUTES: list[Route] = [
     make_route("GET", _USER_GROUP, ug.load_group, "user_group.load"),
     make_route("PATCH", _USER_GROUP, ug.update_group, "user_group.update"),
     make_route("DELETE", _USER_GROUP, ug.delete_group, "user_group.delete"),
+    make_route("MOVE", _USER_GROUP, ug.move_group, "user_group.move"),
     make_route("GET", _USER_GROUP + "/subgroups", ug.list_subgroups, "user_group.subgroups"),
     make_route("POST", _USER_GROUP + "/subgroups", ug.create_subgroup, "user_group.create"),
     make_route("GET", _USER_GROUP + "/users", ug.list_users, "user_group.users"),

@@ -212,13 +212,17 @@ class LocationService:
         statements for any subtree). Forbidden for the root, a target inside the subtree, or a target
         that already holds a location of the same content; NotFound when either is missing."""
         with self.store.write() as tx:
-            location, parent = self._source_and_target(tx, user, path, parent_path, "moved")
-            if parent.id != location.parent_id:
-                self._check_placeable(_others(tx, location), parent, location.content_id or 0)
-                tx.locations.move(location, parent)
-                refresh_visibility(tx, [get_location(tx, location.id)])
-                refresh_location_aliases(tx, [location.id])  # the subtree's paths follow its top
-            return self._reload(tx, user, location.id)
+            return self.move_in(tx, user, path, parent_path)
+
+    def move_in(self, tx: Tx, user: User, path: str, parent_path: str) -> Location:
+        """``move`` inside the caller's transaction."""
+        location, parent = self._source_and_target(tx, user, path, parent_path, "moved")
+        if parent.id != location.parent_id:
+            self._check_placeable(_others(tx, location), parent, location.content_id or 0)
+            tx.locations.move(location, parent)
+            refresh_visibility(tx, [get_location(tx, location.id)])
+            refresh_location_aliases(tx, [location.id])  # the subtree's paths follow its top
+        return self._reload(tx, user, location.id)
 
     def copy(self, user: User, path: str, parent_path: str) -> Location:
         """Copy the subtree at ``path`` below ``parent_path``: every item is copied once (published,

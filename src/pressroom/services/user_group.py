@@ -6,13 +6,14 @@ transaction; deleting one deletes its subtree (subgroups and the users whose onl
 
 from __future__ import annotations
 
-from pressroom.domain.errors import Forbidden, PreconditionFailed
+from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
 from pressroom.services.content_ops import check_readable, delete_content, lock_content
+from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
     ROOT_USER_GROUP_PATH,
@@ -31,10 +32,13 @@ from pressroom.storage.spi import Store
 
 
 class UserGroupService:
-    def __init__(self, store: Store, permissions: Permissions, files: FileStore) -> None:
+    def __init__(
+        self, store: Store, permissions: Permissions, files: FileStore, locations: LocationService
+    ) -> None:
         self.store = store
         self.permissions = permissions
         self.files = files
+        self.locations = locations
 
     # -- read ----------------------------------------------------------------------------------------
     def load(self, viewer: User, path: str) -> UserGroup:
@@ -113,6 +117,17 @@ class UserGroupService:
                 raise PreconditionFailed(f"User group {path} has changed; its ETag is {value_tag(current)}")
             publish_edit(tx, self.files, viewer, current.version.content, struct, moment)
             return load_group(tx, self.permissions, viewer, location)
+
+    def move(self, viewer: User, path: str, target_path: str) -> Location:
+        """Move the group (with its subgroups and users) below the group at ``target_path``; Forbidden
+        when the target is missing or not a group, as the reference answers (endpoints-users.tsv)."""
+        with self.store.write() as tx:
+            group_at(tx, path)
+            try:
+                group_at(tx, target_path)
+            except NotFound:
+                raise Forbidden(f"The destination '{target_path}' is not a user group") from None
+            return self.locations.move_in(tx, viewer, path, target_path)
 
     def delete(self, viewer: User, path: str) -> None:
         """Delete the group with its subtree; Forbidden while users are directly in it."""

@@ -7,6 +7,7 @@ from pressroom.domain.errors import BadRequest
 from pressroom.domain.location import Location
 from pressroom.domain.user import UserGroup
 from pressroom.rest.handlers.users import listed_here, page, user_list
+from pressroom.rest.input.location import destination
 from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
 from pressroom.rest.output.users import UserGroupList, UserGroupRefList, UserList, UserRefList
 from pressroom.rest.request import RestRequest
@@ -55,6 +56,15 @@ def load_group(req: RestRequest, path: str) -> UserGroup:
 
 def update_group(req: RestRequest, path: str) -> UserGroup:
     return req.services.user_groups.update(req.user, path, parse_user_group_update(req), req.if_match)
+
+
+def move_group(req: RestRequest, path: str) -> Created:
+    """MOVE below the group the ``Destination`` header names: 201 with the group's new href."""
+    found = destination(req, "user_group.load")
+    if found is None:
+        raise BadRequest("The Destination header is missing; it must be a user group href")
+    moved = req.services.user_groups.move(req.user, path, found[1])
+    return Created(req.url("user_group.load", path=moved.path))
 
 
 def delete_group(req: RestRequest, path: str) -> NoContent:
