@@ -12,8 +12,6 @@ from pressroom.domain.url_alias import AliasEntry, UrlWildcard, UrlWildcardCreat
 from pressroom.services.url_alias_ops import (
     lookup,
     refresh_location_aliases,
-    refresh_subtree_aliases,
-    remove_location_aliases,
     remove_subtree_aliases,
     resolve,
     with_paths,
@@ -152,16 +150,6 @@ def test_refresh_is_idempotent(store: SqlStore) -> None:
         assert tx.url_aliases.of_locations([12, 13, 14, 15], custom=None, original_only=False) == before
 
 
-def test_removing_aliases_of_locations(store: SqlStore) -> None:
-    with store.write() as tx:
-        tx.url_aliases.save(entry(0, "Custom-admin", 200, "eznode:15"))
-        remove_location_aliases(tx, [15, 45])
-    with store.read() as tx:
-        assert tx.url_aliases.of_locations([15, 45], custom=None, original_only=False) == []
-        assert resolve(tx, "/Custom-admin") is None
-        assert path_of(tx, 13) == "/Users/Administrator-users"
-
-
 def test_removing_aliases_of_subtrees(store: SqlStore) -> None:
     with store.write() as tx:
         tx.url_aliases.save(entry(0, "Custom-admin", 200, "eznode:15"))
@@ -177,19 +165,6 @@ def test_removing_aliases_of_subtrees(store: SqlStore) -> None:
             "Multimedia",
         ]
         assert [e.text for e in tx.url_aliases.global_entries()] == ["Promo"]
-
-
-def test_a_subtree_back_from_the_trash_gets_its_aliases_again(store: SqlStore) -> None:
-    with store.write() as tx:
-        remove_subtree_aliases(tx, ["/1/5/44/"])
-        refresh_subtree_aliases(tx, "/1/5/44/")
-    with store.read() as tx:
-        # Regenerated from the 4.6 name "Anonymous users" (the seeded segment dates from "Anonymous Users").
-        assert path_of(tx, 45) == "/Users/Anonymous-users/Anonymous-User"
-        (restored,) = tx.url_aliases.of_locations([44], custom=False)
-        assert (restored.parent, restored.node >= 38) == (2, True)  # a new node: the old one went
-        found = resolve(tx, "/users/anonymous-users/anonymous-user")
-        assert found is not None and found.location_id == 45
 
 
 def test_wildcards(store: SqlStore) -> None:

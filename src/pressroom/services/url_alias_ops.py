@@ -3,10 +3,9 @@ content's names (on publish, rename, new location, move, swap, recovery), removi
 locations, building paths and resolving them (domain/url_alias.py explains the model).
 
 The tree code calls ``refresh_location_aliases`` after a location got a new parent or another content
-item (move: the moved location only, its subtree follows; swap: both at once), ``refresh_subtree_aliases``
-after a subtree came back from the trash, and ``remove_subtree_aliases`` (before the rows go) or
-``remove_location_aliases`` when locations are deleted or trashed. Copies are published, and publishing
-makes their aliases.
+item (move: the moved location only, its subtree follows; swap: both at once; a location back from the
+trash), and ``remove_subtree_aliases`` (before the rows go) when locations are deleted or trashed. Copies
+are published, and publishing makes their aliases.
 """
 
 from __future__ import annotations
@@ -76,12 +75,6 @@ def refresh_location_aliases(
     """
     located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
     _refresh(tx, located, names or {})
-
-
-def refresh_subtree_aliases(tx: Tx, path_string: str) -> None:
-    """Generate the aliases of a whole subtree (``/1/2/59/``) that has none, or whose entries went with
-    it to the trash: after a recovery. The locations are read in one query."""
-    _refresh(tx, tx.locations.subtree(path_string), {})
 
 
 def _refresh(tx: Tx, located: list[Location], names: Mapping[int, dict[str, str]]) -> None:
@@ -166,11 +159,6 @@ def _place(
                 )
                 break
             counter += 1
-
-
-def remove_location_aliases(tx: Tx, location_ids: Iterable[int]) -> None:
-    """Drop every entry leading to these locations (generated, custom, history): they were deleted."""
-    tx.url_aliases.delete_of_locations(location_ids)
 
 
 def remove_subtree_aliases(tx: Tx, path_strings: Sequence[str]) -> None:

@@ -111,12 +111,6 @@ class SqlUrlAliasGateway:
         if keys:
             self.c.execute(delete(url_aliases).where(tuple_(_T.parent, _T.text_md5).in_(list(keys))))
 
-    def delete_of_locations(self, location_ids: Iterable[int]) -> None:
-        """Every entry leading to these locations: generated, custom and history."""
-        ids = sorted(set(location_ids))
-        if ids:
-            self.c.execute(delete(url_aliases).where(_T.location_id.in_(ids)))
-
     def delete_of_subtrees(self, path_strings: Sequence[str]) -> None:
         """Every entry leading to a location at or below these paths (``/1/2/59/``), in one statement;
         run it before the locations themselves are deleted."""
