@@ -237,4 +237,5 @@ def test_relation_upkeep_does_not_grow_with_the_links(api: Api) -> None:
         assert len(relations(api, created.json()["Content"]["_id"], 1)) == count
         return counter.count
 
+    create_with_links(1)  # the first item of a type loads the type into the process cache
     assert create_with_links(1) == create_with_links(4)

@@ -8,7 +8,8 @@ draft while the item was never published. Fields hold normalized stored values (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Hashable
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
@@ -128,6 +129,8 @@ class Version:
     info: VersionInfo
     fields: tuple[Field, ...]
     relations: tuple[Relation, ...]
+    # Changes whenever anything above could (None: not known): what a representation cache keys on.
+    stamp: Hashable | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Hashable, MutableMapping
 from itertools import chain
 from typing import Any
 
@@ -36,6 +36,7 @@ from pressroom.rest.errors import represent_error
 from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Trace, request_id
+from pressroom.rest.output.cache import RepresentationCache
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
@@ -73,6 +74,7 @@ class RestApp:
         self.settings = settings
         self.services = services
         self.router = router
+        self.representations = RepresentationCache()
         # Longest prefix first, so that nested prefixes cannot shadow each other.
         self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
         self.cors = Cors(settings.cors_origins)
@@ -221,17 +223,33 @@ class RestApp:
             for cookie in result.cookies:
                 reply.header("set-cookie", cookie)
             return reply
-        representation = visit(out, result)
-        if (
-            method in ("GET", "HEAD")
-            and representation.etag is not None
-            and tag_matches(headers.get("if-none-match"), representation.etag)
-        ):
+        if method not in ("GET", "HEAD"):
+            return self._represent(out, 200, visit(out, result))
+        key = getattr(result, "cache_key", None)
+        if key is None:
+            representation = visit(out, result)
+            etag = representation.etag
+            reply = self._represent(out, 200, representation)
+        else:
+            etag, reply = self._cached(out, (out.rendering, key), result)
+        if etag is not None and tag_matches(headers.get("if-none-match"), etag):
             reply = Reply(304)
-            reply.header("etag", representation.etag)
+            reply.header("etag", etag)
             reply.header("vary", "Accept")
-            return reply
-        return self._represent(out, 200, representation)
+        return reply
+
+    def _cached(self, out: Out, key: Hashable, value: Any) -> tuple[str | None, Reply]:
+        """The 200 answer for a value with a ``cache_key``, rendered once per process."""
+        rendered = self.representations.get(key)
+        if rendered is None:
+            representation = visit(out, value)
+            fresh = self._represent(out, 200, representation)
+            rendered = (representation.etag, fresh.body, tuple(fresh.headers))
+            self.representations.put(key, rendered)
+        etag, body, headers = rendered
+        reply = Reply(200, body)
+        reply.headers.extend(headers)
+        return etag, reply
 
     @staticmethod
     def _represent(out: Out, status: int, representation: Representation) -> Reply:

@@ -46,6 +46,7 @@ from pressroom.services.content_ops import (
 )
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import refresh_location_aliases
+from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import Store, Tx
 
 DEFAULT_SECTION_ID = 1
@@ -60,6 +61,7 @@ class ContentService:
         self.store = store
         self.permissions = permissions
         self.files = files
+        self.versions = VersionCache()
 
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
@@ -81,9 +83,11 @@ class ContentService:
             found = tx.content.get_with_current_version(content_id)
             if found is None:
                 raise NotFound.of("Content", content_id)
-            info, version = found
+            info, version, stamp = found
             check_readable(self.permissions, user, tx, info)
-            return load_version(tx, info, version or current_version(tx, info), languages)
+            if version is None:
+                return load_version(tx, info, current_version(tx, info), languages)
+            return load_version(tx, info, version, languages, self.versions, stamp)
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:

@@ -5,7 +5,7 @@ transaction: loading with 404s, saving field plans, drafting, publishing, placin
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -40,6 +40,7 @@ from pressroom.services.url_alias_ops import (
     remove_subtree_aliases,
     segment_names,
 )
+from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import Tx
 
 
@@ -111,15 +112,34 @@ def check_version_readable(
         )
 
 
-def load_version(tx: Tx, info: ContentInfo, version: VersionInfo, languages: Sequence[str] = ()) -> Version:
-    """The version with its fields (only ``languages`` when given) and relations."""
-    fields = tx.content.load_fields(info.id, version.version_no)
+def load_version(
+    tx: Tx,
+    info: ContentInfo,
+    version: VersionInfo,
+    languages: Sequence[str] = (),
+    cache: VersionCache | None = None,
+    stamp: Hashable | None = None,
+) -> Version:
+    """The version with its fields (only ``languages`` when given) and relations; from ``cache`` when
+    it holds them under ``stamp``. The result carries a stamp for representation caches unless it
+    shows other items' images (which change without this item's stamp)."""
+    entry = None if cache is None or stamp is None else cache.get(info.id, version.version_no, stamp)
+    if entry is None:
+        entry = (
+            stamp,
+            tuple(tx.content.load_fields(info.id, version.version_no)),
+            tuple(tx.relations.list(info.id, version.version_no)),
+        )
+        if cache is not None and stamp is not None:
+            cache.put(info.id, version.version_no, entry)
+    _, fields, relations = entry
     if languages:
-        fields = [f for f in fields if f.language_code in languages]
-    relations = tx.relations.list(info.id, version.version_no)
+        fields = tuple(f for f in fields if f.language_code in languages)
     destinations = asset_destinations(fields)
     images = asset_images(tx, destinations) if destinations else None
-    return Version(info, version, for_output(fields, info.id, version.version_no, images), tuple(relations))
+    output = for_output(fields, info.id, version.version_no, images)
+    shown = None if stamp is None or destinations else (stamp, tuple(languages))
+    return Version(info, version, output, relations, stamp=shown)
 
 
 def asset_images(tx: Tx, content_ids: Sequence[int]) -> dict[int, str]:

@@ -5,7 +5,7 @@ Gateways return domain values and raise domain errors; they never commit and nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
@@ -148,7 +148,12 @@ class ContentTypeGateway(Protocol):
 
 class ContentGateway(Protocol):
     def get(self, content_id: int) -> ContentInfo | None: ...
-    def get_with_current_version(self, content_id: int) -> tuple[ContentInfo, VersionInfo | None] | None: ...
+    def get_with_current_version(
+        self, content_id: int
+    ) -> tuple[ContentInfo, VersionInfo | None, Hashable] | None:
+        """The item, its current version, and a stamp that changes with anything either shows."""
+        ...
+
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, locked against other writers until the transaction ends (waits for the lock)."""
         ...

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -30,6 +31,12 @@ class ContentView:
 
     version: Version
     languages: tuple[str, ...] = ()
+
+    @property
+    def cache_key(self) -> Hashable | None:
+        """Set when the service could stamp the version: the rendered bytes are then kept."""
+        stamp = self.version.stamp
+        return None if stamp is None else ("Content", stamp, self.languages)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.install import create_schema, reset_sequences
+from pressroom.storage.sql.sequences import bump_epoch
 
 FORMAT = 1
 VOLATILE = frozenset({"sessions", "login_failures"})
@@ -88,6 +89,7 @@ def import_repository(
                     connection.execute(insert(table), batch)
             if connection.dialect.name == "postgresql":
                 reset_sequences(connection)
+            bump_epoch(connection)  # servers already running on this database drop their caches
         names = [name for name in archive.namelist() if name.startswith("files/") and not name.endswith("/")]
         for name in tqdm(names, desc="files", unit="file", disable=not progress):
             files.put_as(name.removeprefix("files/"), archive.read(name))

@@ -10,7 +10,7 @@ relations) take it first and so run one after the other, each reading what the p
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -29,6 +29,7 @@ from pressroom.domain.content import (
     NewVersion,
     VersionInfo,
 )
+from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.schema import (
     content,
@@ -36,9 +37,10 @@ from pressroom.storage.sql.schema import (
     content_versions,
     field_definitions,
     locations,
+    relations,
     sequences,
 )
-from pressroom.storage.sql.sequences import ensure_at_least
+from pressroom.storage.sql.sequences import EPOCH_COLUMN, ensure_at_least
 
 CONTENT_STATUS_NAMES = {code: name for name, code in CONTENT_STATUS_CODES.items()}
 VERSION_STATUS_NAMES = {code: name for name, code in VERSION_STATUS_CODES.items()}
@@ -112,6 +114,7 @@ def _info_query() -> Select[Any]:
     )
     return select(
         content,
+        EPOCH_COLUMN,  # for the caches of this transaction (storage/sql/cache.py)
         content_versions.c.names.label("version_names"),
         locations.c.path_string.label("main_path"),
         # the current version, so that loading an item with its version takes one round trip
@@ -165,18 +168,26 @@ def _field(r: Any) -> Field:
 
 
 class SqlContentGateway:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
         self.c = connection
+        self.cache = cache or TxCache(EpochCache(), connection)
 
     # -- content items -------------------------------------------------------------------------------
     def get(self, content_id: int) -> ContentInfo | None:
         row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
         return _info(row) if row else None
 
-    def get_with_current_version(self, content_id: int) -> tuple[ContentInfo, VersionInfo | None] | None:
-        """The item and its current version, in one query."""
+    def get_with_current_version(
+        self, content_id: int
+    ) -> tuple[ContentInfo, VersionInfo | None, Hashable] | None:
+        """The item and its current version, in one query, with a stamp that changes whenever the
+        item, its current version, its main location's path or the cached tables change (any write to
+        the item, its versions, fields and relations bumps its revision)."""
         row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
-        return (_info(row), _current_version(row)) if row else None
+        if row is None:
+            return None
+        self.cache.saw_epoch(row.cache_epoch)
+        return _info(row), _current_version(row), tuple(row)
 
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it)."""
@@ -273,9 +284,17 @@ class SqlContentGateway:
         )
 
     def delete(self, content_ids: Sequence[int]) -> None:
-        """Remove items with their versions, fields, relations and pending locations (cascades)."""
+        """Remove items with their versions, fields, relations and pending locations (cascades). The
+        items that relate to them lose those relations: their revision changes."""
         if content_ids:
-            self.c.execute(delete(content).where(content.c.id.in_(list(content_ids))))
+            ids = list(content_ids)
+            sources = select(relations.c.source_content_id).where(relations.c.destination_content_id.in_(ids))
+            self.c.execute(
+                update(content)
+                .where(content.c.id.in_(sources), content.c.id.not_in(ids))
+                .values(revision=content.c.revision + 1)
+            )
+            self.c.execute(delete(content).where(content.c.id.in_(ids)))
 
     # -- versions ------------------------------------------------------------------------------------
     def next_version_no(self, content_id: int) -> int:

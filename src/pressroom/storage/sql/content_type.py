@@ -34,6 +34,7 @@ from pressroom.domain.content_type_query import (
     ContentTypeQuery,
     TypeCondition,
 )
+from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.schema import (
     content_type_group_links as links,
 )
@@ -93,8 +94,9 @@ def _definition(row: Any) -> FieldDefinition:
 
 
 class SqlContentTypeGateway:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
         self.c = connection
+        self.cache = cache or TxCache(EpochCache(), connection)
 
     # -- groups --------------------------------------------------------------------------------------
     def list_groups(self) -> list[ContentTypeGroup]:
@@ -150,6 +152,12 @@ class SqlContentTypeGateway:
         return next_value(self.c, "field_definition")
 
     def get(self, type_id: int, status: str = DEFINED) -> ContentType | None:
+        """The type in one state; the defined state comes from the process cache (one per epoch)."""
+        if status == DEFINED:
+            return self.cache.get(("content_type", type_id), lambda: self._get(type_id, status))
+        return self._get(type_id, status)
+
+    def _get(self, type_id: int, status: str) -> ContentType | None:
         found = self._load(and_(types.c.id == type_id, types.c.status == STATUS_CODES[status]))
         return found[0] if found else None
 
@@ -268,7 +276,7 @@ class SqlContentTypeGateway:
     def save(self, content_type: ContentType) -> None:
         """Insert or replace one state of a type with its group links and field definitions."""
         status = STATUS_CODES[content_type.status]
-        self.delete(content_type.id, content_type.status)
+        self.delete(content_type.id, content_type.status)  # marks the cache changed
         self.c.execute(
             insert(types).values(
                 id=content_type.id,
@@ -306,13 +314,14 @@ class SqlContentTypeGateway:
 
     def delete(self, type_id: int, status: str) -> None:
         code = STATUS_CODES[status]
+        self.cache.changed()
         self.c.execute(delete(fields).where(fields.c.content_type_id == type_id, fields.c.status == code))
         self.c.execute(delete(links).where(links.c.content_type_id == type_id, links.c.status == code))
         self.c.execute(delete(types).where(types.c.id == type_id, types.c.status == code))
 
     def publish_draft(self, type_id: int) -> None:
         """The draft becomes the defined state (the old defined state is dropped)."""
-        self.delete(type_id, DEFINED)
+        self.delete(type_id, DEFINED)  # marks the cache changed
         draft, defined = STATUS_CODES[DRAFT], STATUS_CODES[DEFINED]
         for table, key in (
             (types, types.c.id),

@@ -6,8 +6,8 @@ lock instead of failing on an upgrade deadlock. PostgreSQL runs at READ COMMITTE
 counter to be unique under concurrency takes a row lock (``UPDATE ... RETURNING``) in its gateway, and
 a write that reads before it changes (If-Match, publishing) first locks the row it depends on
 (``SELECT ... FOR UPDATE``, a no-op on SQLite where the writer already holds the database). Read
-transactions on PostgreSQL run in autocommit: at READ COMMITTED every statement takes its own snapshot
-anyway, so BEGIN and COMMIT would only add two round trips.
+transactions run in autocommit on both databases: at READ COMMITTED every statement takes its own
+snapshot anyway, so BEGIN and COMMIT would only add two round trips; SQLite reads behave the same way.
 """
 
 from __future__ import annotations
@@ -81,8 +81,9 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
-        mode = connection.get_execution_options().get("pressroom_write", False)
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if mode else "BEGIN")
+        if connection.get_execution_options().get("pressroom_write", False):
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # Reads run in autocommit, as on PostgreSQL: BEGIN would only add a statement.
 
 
 @contextmanager

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
+from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.usage import section_in_use
 
@@ -21,13 +22,17 @@ def _row(row: Any) -> Section:
 
 
 class SqlSectionGateway:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
         self.c = connection
+        self.cache = cache or TxCache(EpochCache(), connection)
 
     def list(self) -> list[Section]:
         return [_row(r) for r in self.c.execute(select(sections).order_by(sections.c.id))]
 
     def get(self, section_id: int) -> Section | None:
+        return self.cache.get(("section", section_id), lambda: self._get(section_id))
+
+    def _get(self, section_id: int) -> Section | None:
         row = self.c.execute(_BY_ID, {"id": section_id}).first()
         return _row(row) if row else None
 
@@ -41,6 +46,7 @@ class SqlSectionGateway:
         return _row(row) if row else None
 
     def create(self, struct: SectionCreate) -> Section:
+        self.cache.changed()
         result = self.c.execute(
             insert(sections).values(identifier=struct.identifier, name=struct.name).returning(sections.c.id)
         )
@@ -51,12 +57,14 @@ class SqlSectionGateway:
             k: v for k, v in (("identifier", struct.identifier), ("name", struct.name)) if v is not None
         }
         if values:
+            self.cache.changed()
             self.c.execute(update(sections).where(sections.c.id == section_id).values(**values))
         section = self.get(section_id)
         assert section is not None
         return section
 
     def delete(self, section_id: int) -> None:
+        self.cache.changed()
         self.c.execute(delete(sections).where(sections.c.id == section_id))
 
     def is_used(self, section_id: int) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from pressroom.storage.sql.schema import sequences
 
@@ -28,3 +28,26 @@ def ensure_at_least(connection: Connection, name: str, value: int) -> None:
         connection.execute(insert(sequences).values(name=name, value=value))
     elif current < value:
         connection.execute(update(sequences).where(sequences.c.name == name).values(value=value))
+
+
+# The epoch of what per-process caches keep (content types with their field definitions, languages,
+# sections): every write to those tables bumps it in its transaction, and a cache entry is good only
+# while the epoch it was loaded under is the current one. Readers get it inside a query they run anyway
+# (``EPOCH_COLUMN``) or with one point lookup, so a change made through one process is seen by all.
+EPOCH = "cache_epoch"
+EPOCH_COLUMN = (
+    select(func.coalesce(func.max(sequences.c.value), 0))
+    .where(sequences.c.name == EPOCH)
+    .scalar_subquery()
+    .label("cache_epoch")
+)
+_READ_EPOCH = select(EPOCH_COLUMN)
+
+
+def read_epoch(connection: Connection) -> int:
+    return int(connection.execute(_READ_EPOCH).scalar_one())
+
+
+def bump_epoch(connection: Connection) -> int:
+    """Mark the cached tables changed (inside the writer's transaction); returns the new epoch."""
+    return next_value(connection, EPOCH)

@@ -12,6 +12,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from pressroom.domain.errors import BadRequest, Forbidden, Unavailable
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
+from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import is_unique_violation, transaction
@@ -31,9 +32,10 @@ from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, Sql
 class SqlTx:
     """Gateways for one transaction, created on first use."""
 
-    def __init__(self, connection: Connection, anonymous_user_id: int) -> None:
+    def __init__(self, connection: Connection, anonymous_user_id: int, cache: EpochCache) -> None:
         self.connection = connection
         self.anonymous_user_id = anonymous_user_id
+        self.cache = TxCache(cache, connection)
 
     @cached_property
     def settings(self) -> SqlSettingGateway:
@@ -41,11 +43,11 @@ class SqlTx:
 
     @cached_property
     def languages(self) -> SqlLanguageGateway:
-        return SqlLanguageGateway(self.connection)
+        return SqlLanguageGateway(self.connection, self.cache)
 
     @cached_property
     def sections(self) -> SqlSectionGateway:
-        return SqlSectionGateway(self.connection)
+        return SqlSectionGateway(self.connection, self.cache)
 
     @cached_property
     def users(self) -> SqlUserGateway:
@@ -53,11 +55,11 @@ class SqlTx:
 
     @cached_property
     def content_types(self) -> SqlContentTypeGateway:
-        return SqlContentTypeGateway(self.connection)
+        return SqlContentTypeGateway(self.connection, self.cache)
 
     @cached_property
     def content(self) -> SqlContentGateway:
-        return SqlContentGateway(self.connection)
+        return SqlContentGateway(self.connection, self.cache)
 
     @cached_property
     def relations(self) -> SqlRelationGateway:
@@ -138,11 +140,12 @@ class SqlStore:
     def __init__(self, engine: Engine, anonymous_user_id: int = 10) -> None:
         self.engine = engine
         self.anonymous_user_id = anonymous_user_id
+        self.cache = EpochCache()  # content types, languages, sections: see storage/sql/cache.py
 
     @contextmanager
     def read(self) -> Iterator[SqlTx]:
         with _driver_errors(), transaction(self.engine, write=False) as connection:
-            yield SqlTx(connection, self.anonymous_user_id)
+            yield SqlTx(connection, self.anonymous_user_id, self.cache)
 
     @contextmanager
     def write(self) -> Iterator[SqlTx]:
@@ -152,7 +155,7 @@ class SqlStore:
         with _driver_errors():
             try:
                 with transaction(self.engine, write=True) as connection:
-                    yield SqlTx(connection, self.anonymous_user_id)
+                    yield SqlTx(connection, self.anonymous_user_id, self.cache)
             except IntegrityError as error:
                 if not is_unique_violation(error):
                     raise

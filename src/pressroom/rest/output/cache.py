@@ -1,0 +1,32 @@
+"""Rendered representations kept per process, for values that carry a ``cache_key``.
+
+A value's ``cache_key`` is built by the service from a stamp that changes whenever anything the value
+shows could change (see ``services/version_cache.py``), so an entry never needs invalidating: a changed
+value gets a new key, and old entries go when the cache is full. The key adds the dialect and format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+
+MAX_BYTES = 64 * 1024 * 1024
+
+Rendered = tuple[str | None, bytes, tuple[tuple[bytes, bytes], ...]]  # ETag, body, headers
+
+
+class RepresentationCache:
+    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+        self._entries: dict[Hashable, Rendered] = {}
+        self._bytes = 0
+        self._max_bytes = max_bytes
+
+    def get(self, key: Hashable) -> Rendered | None:
+        return self._entries.get(key)
+
+    def put(self, key: Hashable, rendered: Rendered) -> None:
+        size = len(rendered[1])
+        if self._bytes + size > self._max_bytes:
+            self._entries.clear()  # rare; refilling costs one render per entry, and no bookkeeping per hit
+            self._bytes = 0
+        self._entries[key] = rendered
+        self._bytes += size
