@@ -1,27 +1,36 @@
-"""Content benchmark: create+publish throughput, then GET /content/objects/{id} (Content+json) under wrk.
+"""Content benchmark (``make bench``): the issue-10 goals on SQLite and PostgreSQL, beside each figure.
 
-Starts ``pressroom serve`` over a fresh database, fills it with ``--items`` folders through the REST API
-(ContentCreate + PUBLISH, from ``--clients`` concurrent clients), reporting the create+publish latency
-percentiles and rate; then runs wrk against random content ids with ``Accept: ...Content+json`` next to
-the trivial root resource, printing requests/s, p50/p99 and the ratio.
+For each database: start ``pressroom serve`` (one worker) over a fresh database, count the SQL statements
+of one create, one publish and one warm content GET (from the server's ``/metrics``), fill it with
+``--items`` folders through the REST API (ContentCreate + PUBLISH from ``--clients`` clients), then run
+wrk on the trivial root resource, random content ids as Content+json and Content+xml, a section, and
+Content+json at 8 connections for the p99. On PostgreSQL the content GET runs once more with two workers.
+Ratios compare with the root resource of the same server in the same run: the figure to watch on a
+shared machine.
 
-    .venv/bin/python -m benchmarks.content_load [--items 10000] [--clients 4] [--workers 1]
-        [--duration 10] [--database-url postgresql://...]
+    .venv/bin/python -m benchmarks.content_load [--items 10000] [--clients 4] [--duration 10]
+        [--database sqlite --database postgresql] [--postgres-url postgresql://postgres@127.0.0.1/postgres]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+from sqlalchemy import create_engine, text
 
-from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Target, run_wrk, start_server
+from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Result, Target, run_wrk, start_server
 
 CREATE = "application/vnd.ibexa.api.ContentCreate+json"
 INFO = "application/vnd.ibexa.api.ContentInfo+json"
@@ -105,47 +114,181 @@ def fill(base: str, items: int, clients: int) -> tuple[list[int], list[float], f
     return ids, latencies, time.perf_counter() - started
 
 
+@dataclass(frozen=True)
+class Goal:
+    name: str
+    value: float
+    text: str  # the figure as printed
+    goal: str
+    met: bool
+
+
+def at_least(name: str, value: float, goal: float, text: str) -> Goal:
+    return Goal(name, value, text, f">= {goal:g}", value >= goal)
+
+
+def at_most(name: str, value: float, goal: float, text: str) -> Goal:
+    return Goal(name, value, text, f"<= {goal:g}", value <= goal)
+
+
+@contextmanager
+def served(database_url: str, workers: int, root: Path) -> Iterator[str]:
+    process, base = start_server(database_url, workers, root / "files")
+    try:
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def statements_sent(client: httpx.Client) -> int:
+    found = re.search(r"^pressroom_sql_statements_total (\S+)$", client.get("/metrics").text, re.M)
+    return int(float(found.group(1))) if found else 0
+
+
+def count_statements(base: str) -> tuple[int, int, int]:
+    """Statements of one create, one publish and one warm content GET (one worker, from /metrics)."""
+    with httpx.Client(base_url=base, headers={"Authorization": ADMIN}, timeout=60) as client:
+        create_and_publish(client, -1)  # warms the process: user, type, caches
+
+        def measured(action: Callable[[], object]) -> int:
+            before = statements_sent(client)
+            action()
+            return statements_sent(client) - before
+
+        created: list[int] = []
+
+        def create() -> None:
+            response = client.post(
+                PREFIX + "/content/objects",
+                json=_body(-2),
+                headers={"Content-Type": CREATE, "Accept": INFO},
+            )
+            response.raise_for_status()
+            created.append(int(response.json()["Content"]["_id"]))
+
+        def publish() -> None:
+            client.request("PUBLISH", f"{PREFIX}/content/objects/{created[0]}/versions/1").raise_for_status()
+
+        def read() -> None:
+            accept = {"Accept": TARGETS["content"].accept}
+            client.get(f"{PREFIX}/content/objects/{created[0]}", headers=accept).raise_for_status()
+
+        create_count, publish_count = measured(create), measured(publish)
+        read()
+        return create_count, publish_count, measured(read)
+
+
+def random_content(root: Path, ids: list[int], name: str, accept: str) -> tuple[Target, Path]:
+    script = root / "random_id.lua"
+    sample = ids if len(ids) <= 20_000 else ids[:: len(ids) // 20_000]
+    script.write_text(RANDOM_ID_SCRIPT % (",".join(map(str, sample)), PREFIX))
+    return Target(name, "/content/objects/1", accept), script
+
+
+@contextmanager
+def postgres_database(admin_url: str) -> Iterator[str]:
+    """A fresh PostgreSQL database for one run, dropped afterwards."""
+    name = f"pressroom_bench_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(
+        admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+    )
+    with engine.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{admin_url.rpartition('/')[0]}/{name}"
+    finally:
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        engine.dispose()
+
+
+def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> list[Goal]:
+    postgres = database_url.startswith("postgres")
+    duration, connections = args.duration, args.connections
+    json_accept = TARGETS["content"].accept
+    with served(database_url, 1, root) as base:
+        creates, publishes, reads = count_statements(base)
+        ids, latencies, elapsed = fill(base, args.items, args.clients)
+        content_json, script = random_content(root, ids, "GET content Content+json", json_accept)
+        content_xml = Target("GET content Content+xml", "/", json_accept.replace("+json", "+xml"))
+        root_result = run_wrk(base, TARGETS["root"], duration, connections)
+        loaded: dict[str, Result] = {
+            "json": run_wrk(base, content_json, duration, connections, script=script),
+            "xml": run_wrk(base, content_xml, duration, connections, script=script),
+            "section": run_wrk(base, TARGETS["section"], duration, connections),
+            "json8": run_wrk(base, content_json, duration, 8, script=script),
+        }
+    rate = len(ids) / elapsed
+    cuts = statistics.quantiles(latencies, n=100)
+    print(
+        f"  {len(ids)} items created+published by {args.clients} clients: {rate:.0f} items/s, "
+        f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms"
+    )
+    print(f"  {'target':32} {'req/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'non-2xx':>8}")
+    for result in (root_result, *loaded.values()):
+        print(
+            f"  {result.target.name:32} {result.requests_per_second:10.0f} {result.p50_ms:8.2f} "
+            f"{result.p99_ms:8.2f} {result.requests_per_second / root_result.requests_per_second:6.2f} "
+            f"{result.errors:8d}"
+        )
+
+    def ratio(key: str) -> float:
+        return loaded[key].requests_per_second / root_result.requests_per_second
+
+    goals = [
+        at_least(
+            "GET content Content+json / root",
+            ratio("json"),
+            0.30 if postgres else 0.40,
+            f"{ratio('json'):.2f}",
+        ),
+        at_least("GET content Content+xml / root", ratio("xml"), 0.25, f"{ratio('xml'):.2f}"),
+        at_least("GET section / root", ratio("section"), 0.60, f"{ratio('section'):.2f}"),
+        at_most(
+            "GET content p99 at 8 connections (ms)",
+            loaded["json8"].p99_ms,
+            5,
+            f"{loaded['json8'].p99_ms:.2f}",
+        ),
+        at_least("create+publish, 4 clients (items/s)", rate, 400 if postgres else 1000, f"{rate:.0f}"),
+        at_most("SQL statements: content GET (warm)", reads, 1, str(reads)),
+        at_most("SQL statements: create", creates, 6, str(creates)),
+        at_most("SQL statements: publish", publishes, 8, str(publishes)),
+    ]
+    if postgres:
+        with served(database_url, 2, root) as base:
+            two = run_wrk(base, content_json, duration, connections, script=script)
+        speedup = two.requests_per_second / loaded["json"].requests_per_second
+        print(f"  --workers 2: {two.requests_per_second:.0f} req/s, p99 {two.p99_ms:.2f} ms")
+        goals.append(at_least("content GET, 2 workers vs 1", speedup, 1.6, f"{speedup:.2f}x"))
+    return goals
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--database", action="append", choices=("sqlite", "postgresql"), default=None)
+    parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        database_url = args.database_url or f"sqlite:///{tmp}/bench.db"
-        process, base = start_server(database_url, args.workers, Path(tmp) / "files")
-        try:
-            ids, latencies, elapsed = fill(base, args.items, args.clients)
-            script = Path(tmp) / "random_id.lua"
-            sample = ids if len(ids) <= 20_000 else ids[:: len(ids) // 20_000]
-            script.write_text(RANDOM_ID_SCRIPT % (",".join(map(str, sample)), PREFIX))
-            content = Target("GET content Content+json", "/content/objects/1", TARGETS["content"].accept)
-            root = run_wrk(base, TARGETS["root"], args.duration, args.connections)
-            loaded = run_wrk(base, content, args.duration, args.connections, script=script)
-        finally:
-            process.terminate()
-            process.wait(timeout=10)
-    cuts = statistics.quantiles(latencies, n=100)
-    backend = database_url.split(":")[0]
-    print(
-        f"{backend}, {args.workers} worker(s); {len(ids)} items created+published by {args.clients} clients"
-    )
-    print(
-        f"create+publish: {len(ids) / elapsed:.0f} items/s, p50 {cuts[49] * 1000:.1f} ms, "
-        f"p99 {cuts[98] * 1000:.1f} ms"
-    )
-    print(f"{'target':32} {'req/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'non-2xx':>8}")
-    for result in (root, loaded):
-        print(
-            f"{result.target.name:32} {result.requests_per_second:10.0f} {result.p50_ms:8.2f} "
-            f"{result.p99_ms:8.2f} {result.requests_per_second / root.requests_per_second:6.2f} "
-            f"{result.errors:8d}"
-        )
+    table: list[tuple[str, Goal]] = []
+    for backend in args.database or ["sqlite", "postgresql"]:
+        print(f"{backend}: wrk -t1 -c{args.connections} -d{args.duration}s, one worker")
+        with tempfile.TemporaryDirectory() as tmp:
+            if backend == "sqlite":
+                goals = bench_database(f"sqlite:///{tmp}/bench.db", args, Path(tmp))
+            else:
+                with postgres_database(args.postgres_url) as url:
+                    goals = bench_database(url, args, Path(tmp))
+        table += [(backend, goal) for goal in goals]
+    print(f"\n{'database':10} {'figure':40} {'measured':>9} {'goal':>8}  met")
+    for backend, goal in table:
+        print(f"{backend:10} {goal.name:40} {goal.text:>9} {goal.goal:>8}  {'yes' if goal.met else 'NO'}")
     return 0
 
 
