@@ -165,7 +165,7 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
             content(api, content_id, fmt)
         assert reading.count == 1, reading.statements
     # SQLite's BEGIN IMMEDIATE is a statement of its own; PostgreSQL's BEGIN is not counted
-    assert sent(creating) == 16, creating.statements
+    assert sent(creating) == 11, creating.statements
     assert sent(publishing) == 24, publishing.statements
 
 

@@ -90,7 +90,7 @@ def test_version_numbers_and_fields_round_trip(store: SqlStore) -> None:
         content_id = tx.content.create(NewContent(1, "store-test", 1, 14, "eng-GB", True, NOW))
         numbers = [tx.content.next_version_no(content_id) for _ in range(3)]
         ids = tx.content.new_field_ids(2)
-    assert numbers == [1, 2, 3]
+    assert numbers == [2, 3, 4]  # a new item already holds version number 1
     assert ids[1] == ids[0] + 1
     with store.read() as tx:
         info = tx.content.get(content_id)

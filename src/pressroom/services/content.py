@@ -216,7 +216,7 @@ def create_draft(tx: Tx, files: FileStore, user: User, struct: ContentCreate, mo
             modification_date=struct.modification_date or moment,
         )
     )
-    version_no = tx.content.next_version_no(content_id)
+    version_no = 1  # the number a new item's counter starts at
     version = tx.content.create_version(
         NewVersion(
             content_id=content_id,
@@ -228,7 +228,7 @@ def create_draft(tx: Tx, files: FileStore, user: User, struct: ContentCreate, mo
             names=version_names(content_type, plan.languages, plan.values),
         )
     )
-    save_plan(tx, content_type, content_id, version_no, plan)
+    save_plan(tx, content_type, content_id, version_no, plan, new=True)
     for location in locations:
         tx.locations.add_pending(content_id, location)
     return load_version(tx, get_content(tx, content_id), version)

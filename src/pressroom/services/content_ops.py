@@ -176,18 +176,22 @@ def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:
 
 
 # -- writing fields and versions -----------------------------------------------------------------------
-def save_plan(tx: Tx, content_type: ContentType, content_id: int, version_no: int, plan: FieldPlan) -> None:
+def save_plan(
+    tx: Tx, content_type: ContentType, content_id: int, version_no: int, plan: FieldPlan, *, new: bool = False
+) -> None:
     """Store the planned fields and the relations they hold; a (definition, language) keeps its field
-    id across versions."""
-    ids: dict[Key, int] = tx.content.field_ids_of(content_id)
+    id across versions. ``new``: the item was created in this transaction and has nothing stored yet."""
+    ids: dict[Key, int] = {} if new else tx.content.field_ids_of(content_id)
     missing = [key for key in plan.values if key not in ids]
     ids.update(zip(missing, tx.content.new_field_ids(len(missing)), strict=True))
     fields = make_fields(content_type, plan, ids)
-    tx.content.save_fields(content_id, version_no, fields)
-    record_relations(tx, content_id, version_no, fields)
+    tx.content.save_fields(content_id, version_no, fields, replace=not new)
+    record_relations(tx, content_id, version_no, fields, new=new)
 
 
-def record_relations(tx: Tx, content_id: int, version_no: int, fields: Sequence[Field]) -> None:
+def record_relations(
+    tx: Tx, content_id: int, version_no: int, fields: Sequence[Field], *, new: bool = False
+) -> None:
     """Set the relations a version's field values hold (field relations, rich text links and embeds),
     as the reference does on every save of a draft and on publish. ``ezlocation://`` targets become
     the content of that location; destinations that do not exist are left out."""
@@ -201,6 +205,8 @@ def record_relations(tx: Tx, content_id: int, version_no: int, fields: Sequence[
             destination = None if location is None else location.content_id
         if destination is not None:
             found.append((destination, target.type, definition_id))
+    if new and not found:
+        return  # nothing stored to replace, nothing to add
     existing = tx.content.existing_ids(destination for destination, _, _ in found)
     tx.relations.replace_field_relations(content_id, version_no, [t for t in found if t[0] in existing])
 
@@ -270,7 +276,7 @@ def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now:
             modification_date=now,
         )
     )
-    version_no = tx.content.next_version_no(new_id)
+    version_no = 1  # the number a new item's counter starts at
     version = tx.content.create_version(
         NewVersion(
             new_id, version_no, user.id, now, source.initial_language_code, source.language_codes,
@@ -279,9 +285,8 @@ def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now:
     )  # fmt: skip
     fields = tx.content.load_fields(info.id, source.version_no)
     ids = tx.content.new_field_ids(len(fields))
-    tx.content.save_fields(
-        new_id, version_no, [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)]
-    )
+    copied = [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)]
+    tx.content.save_fields(new_id, version_no, copied, replace=False)
     tx.relations.copy(info.id, source.version_no, version_no, target_content_id=new_id)
     tx.locations.add_pending(new_id, resolve_location(tx, replace(where, remote_id=None), content_type))
     publish(tx, get_content(tx, new_id), version, now)

@@ -38,9 +38,8 @@ from pressroom.storage.sql.schema import (
     field_definitions,
     locations,
     relations,
-    sequences,
 )
-from pressroom.storage.sql.sequences import EPOCH_COLUMN, ensure_at_least
+from pressroom.storage.sql.sequences import EPOCH_COLUMN, reserve
 
 CONTENT_STATUS_NAMES = {code: name for name, code in CONTENT_STATUS_CODES.items()}
 VERSION_STATUS_NAMES = {code: name for name, code in VERSION_STATUS_CODES.items()}
@@ -211,7 +210,8 @@ class SqlContentGateway:
         return set(self.c.execute(select(content.c.id).where(content.c.id.in_(ids))).scalars())
 
     def create(self, new: NewContent) -> int:
-        """Insert a never-published item whose first version (1) is yet to be created."""
+        """Insert a never-published item whose first version (1) is yet to be created: its version
+        counter already stands at 1."""
         return int(
             self.c.execute(
                 insert(content)
@@ -225,10 +225,10 @@ class SqlContentGateway:
                     status=CONTENT_STATUS_CODES["DRAFT"],
                     is_hidden=False,
                     current_version_no=1,
-                    version_counter=0,
+                    version_counter=1,
                     modified=ts(new.modification_date),
                     published=None,
-                    revision=0,
+                    revision=1,
                 )
                 .returning(content.c.id)
             ).scalar_one()
@@ -439,13 +439,16 @@ class SqlContentGateway:
                 found[(r.content_id, r.version_no)].append(_field(r))
         return found
 
-    def save_fields(self, content_id: int, version_no: int, fields: Sequence[Field]) -> None:
-        """Replace every field of a version."""
-        self.c.execute(
-            delete(content_fields).where(
-                content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
+    def save_fields(
+        self, content_id: int, version_no: int, fields: Sequence[Field], *, replace: bool = True
+    ) -> None:
+        """Replace every field of a version (``replace=False``: a version with no fields yet)."""
+        if replace:
+            self.c.execute(
+                delete(content_fields).where(
+                    content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
+                )
             )
-        )
         if fields:
             self.c.execute(
                 insert(content_fields),
@@ -467,15 +470,7 @@ class SqlContentGateway:
         """Reserve ``count`` new field ids in one statement."""
         if count <= 0:
             return []
-        ensure_at_least(self.c, FIELD_SEQUENCE, 0)
-        last = int(
-            self.c.execute(
-                update(sequences)
-                .where(sequences.c.name == FIELD_SEQUENCE)
-                .values(value=sequences.c.value + count)
-                .returning(sequences.c.value)
-            ).scalar_one()
-        )
+        last = reserve(self.c, FIELD_SEQUENCE, count)
         return list(range(last - count + 1, last + 1))
 
     def field_ids_of(self, content_id: int) -> dict[tuple[int, str], int]:

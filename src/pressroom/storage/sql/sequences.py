@@ -9,16 +9,21 @@ from pressroom.storage.sql.schema import sequences
 
 def next_value(connection: Connection, name: str) -> int:
     """The next value of counter ``name`` (starting at 1), within the caller's write transaction."""
+    return reserve(connection, name, 1)
+
+
+def reserve(connection: Connection, name: str, count: int) -> int:
+    """Take the next ``count`` values of counter ``name`` in one statement; returns the last of them."""
     result = connection.execute(
         update(sequences)
         .where(sequences.c.name == name)
-        .values(value=sequences.c.value + 1)
+        .values(value=sequences.c.value + count)
         .returning(sequences.c.value)
     ).scalar()
     if result is not None:
         return int(result)
-    connection.execute(insert(sequences).values(name=name, value=1))
-    return 1
+    connection.execute(insert(sequences).values(name=name, value=count))
+    return count
 
 
 def ensure_at_least(connection: Connection, name: str, value: int) -> None:
