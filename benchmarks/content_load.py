@@ -21,14 +21,13 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
-from sqlalchemy import create_engine, text
+from tests.helpers import scratch_postgres
 
 from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Result, Target, run_wrk, start_server
 
@@ -186,23 +185,6 @@ def random_content(root: Path, ids: list[int], name: str, accept: str) -> tuple[
     return Target(name, "/content/objects/1", accept), script
 
 
-@contextmanager
-def postgres_database(admin_url: str) -> Iterator[str]:
-    """A fresh PostgreSQL database for one run, dropped afterwards."""
-    name = f"pressroom_bench_{uuid.uuid4().hex[:12]}"
-    engine = create_engine(
-        admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-    )
-    with engine.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield f"{admin_url.rpartition('/')[0]}/{name}"
-    finally:
-        with engine.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        engine.dispose()
-
-
 def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> list[Goal]:
     postgres = database_url.startswith("postgres")
     duration, connections = args.duration, args.connections
@@ -283,7 +265,7 @@ def main() -> int:
             if backend == "sqlite":
                 goals = bench_database(f"sqlite:///{tmp}/bench.db", args, Path(tmp))
             else:
-                with postgres_database(args.postgres_url) as url:
+                with scratch_postgres(args.postgres_url, "pressroom_bench") as url:
                     goals = bench_database(url, args, Path(tmp))
         table += [(backend, goal) for goal in goals]
     print(f"\n{'database':10} {'figure':40} {'measured':>9} {'goal':>8}  met")

@@ -24,7 +24,7 @@ from pressroom.app import create_app
 from pressroom.config import Settings
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
-from tests.helpers import Api
+from tests.helpers import Api, scratch_postgres
 
 POSTGRES_URL = os.environ.get("PRESSROOM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REQUIRE_POSTGRES = os.environ.get("PRESSROOM_TEST_REQUIRE_POSTGRES") == "1"
@@ -54,19 +54,8 @@ def postgres_url(postgres_available: bool) -> Iterator[str]:
     """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
     if not postgres_available:
         pytest.skip("PostgreSQL not reachable (set PRESSROOM_TEST_REQUIRE_POSTGRES=1 to make this fail)")
-    name = f"pressroom_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(
-        POSTGRES_URL.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-    )
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    base, _, _ = POSTGRES_URL.rpartition("/")
-    try:
-        yield f"{base}/{name}"
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with scratch_postgres(POSTGRES_URL, "pressroom_test") as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

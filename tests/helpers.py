@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import base64
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 import orjson
 from lxml import etree
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, create_engine, event, text
 
 PREFIX = "/api/ibexa/v2"
 EZ_PREFIX = "/api/ezp/v2"
@@ -80,6 +83,24 @@ class Api:
             kwargs.setdefault("accept", media(name))
         response = self.request(method, path, **kwargs)
         return orjson.loads(response.content) if response.content else None
+
+
+@contextmanager
+def scratch_postgres(admin_url: str, prefix: str) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database next to ``admin_url``'s (for a test or a benchmark run),
+    dropped afterwards."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(
+        admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+    )
+    with admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield f"{admin_url.rpartition('/')[0]}/{name}"
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 class StatementCounter:

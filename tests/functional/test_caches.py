@@ -46,6 +46,14 @@ def content(api: Api, content_id: int, fmt: str = "json") -> Any:
     return response.json()["Content"] if fmt == "json" else response.content
 
 
+def patch(api: Api, path: str, input_name: str, output_name: str, **values: Any) -> None:
+    """PATCH ``{input_name: values}`` (JSON), expecting 200."""
+    response = api.patch(
+        path, body={input_name: values}, content_type=media(input_name), accept=media(output_name)
+    )
+    assert response.status_code == 200, response.text
+
+
 def shown_fields(api: Api, content_id: int) -> dict[str, Any]:
     fields = content(api, content_id)["CurrentVersion"]["Version"]["Fields"]["field"]
     return {f["fieldDefinitionIdentifier"]: f["fieldValue"] for f in fields}
@@ -63,20 +71,11 @@ def test_a_content_type_change_through_one_process_is_seen_by_the_other(two: tup
     definitions = types.get_json(
         writer, f"/content/types/{type_id}/draft/fieldDefinitions", "FieldDefinitionList"
     )["FieldDefinition"]
-    renamed = writer.patch(
-        f"/content/types/{type_id}/draft/fieldDefinitions/{definitions[0]['id']}",
-        body={"FieldDefinitionUpdate": {"identifier": "headline"}},
-        content_type=media("FieldDefinitionUpdate"),
-        accept=media("FieldDefinition"),
+    field_definition = f"/content/types/{type_id}/draft/fieldDefinitions/{definitions[0]['id']}"
+    patch(writer, field_definition, "FieldDefinitionUpdate", "FieldDefinition", identifier="headline")
+    patch(
+        writer, f"/content/types/{type_id}/draft", "ContentTypeUpdate", "ContentType", nameSchema="<headline>"
     )
-    assert renamed.status_code == 200, renamed.text
-    schema = writer.patch(
-        f"/content/types/{type_id}/draft",
-        body={"ContentTypeUpdate": {"nameSchema": "<headline>"}},
-        content_type=media("ContentTypeUpdate"),
-        accept=media("ContentType"),
-    )
-    assert schema.status_code == 200, schema.text
     assert types.publish(writer, type_id).status_code == 200
 
     assert shown_fields(reader, item["_id"]) == {"headline": "Kept"}
@@ -87,13 +86,7 @@ def test_a_content_type_change_through_one_process_is_seen_by_the_other(two: tup
 def test_a_section_change_through_one_process_is_seen_by_the_other(two: tuple[Api, Api]) -> None:
     writer, reader = two
     assert reader.json("GET", "/content/sections/1", "Section")["Section"]["name"] == "Standard"
-    changed = writer.patch(
-        "/content/sections/1",
-        body={"SectionInput": {"name": "Renamed"}},
-        content_type=media("SectionInput"),
-        accept=media("Section"),
-    )
-    assert changed.status_code == 200, changed.text
+    patch(writer, "/content/sections/1", "SectionInput", "Section", name="Renamed")
     assert reader.json("GET", "/content/sections/1", "Section")["Section"]["name"] == "Renamed"
 
 
@@ -119,13 +112,8 @@ def test_every_write_to_an_item_is_seen_by_the_other_process(two: tuple[Api, Api
     assert shown_fields(reader, content_id)["name"] == "Second"
     assert content(reader, content_id, "xml") != before_xml
 
-    changed = writer.patch(
-        f"/content/objects/{content_id}",
-        body={"ContentUpdate": {"Section": {"_href": "/api/ibexa/v2/content/sections/2"}}},
-        content_type=media("ContentUpdate"),
-        accept=media("ContentInfo"),
-    )
-    assert changed.status_code == 200, changed.text
+    section = {"_href": "/api/ibexa/v2/content/sections/2"}
+    patch(writer, f"/content/objects/{content_id}", "ContentUpdate", "ContentInfo", Section=section)
     assert content(reader, content_id)["Section"]["_href"].endswith("/content/sections/2")
 
     assert writer.post(f"/content/objects/{content_id}/hide").status_code == 204
