@@ -221,7 +221,7 @@ def test_an_integer_query_parameter_out_of_range_is_400_not_500(api: Api, parame
     """service-description.md Errors: 400 for input that does not match; never a 5xx for client input."""
     response = api.get(f"/content/types?{parameter}={TOO_BIG}", accept=media("ContentTypeInfoList"))
     body = error_message(response, 400)
-    assert body["errorDescription"] == f"Query parameter '{parameter}' is out of range, got '{TOO_BIG}'"
+    assert body["errorDescription"].startswith(f"Query parameter '{parameter}' is out of range")
 
 
 def test_text_xml_cannot_carry_is_replaced_so_the_document_stays_well_formed(api: Api) -> None:

@@ -398,14 +398,18 @@ def test_write_json_keeps_control_characters() -> None:
     assert orjson.loads(write_json("X", {"t": "a\x01b"})) == {"X": {"t": "a\x01b"}}
 
 
-@pytest.mark.parametrize("value", ["99999999999999999999", 2**63, -(2**63) - 1, "\u00b2", "\u0665"])
+@pytest.mark.parametrize(
+    "value", ["99999999999999999999", "1" * 5000, 2**31, 2**63, -(2**31) - 1, "\u00b2", "\u0665", 1.5, True]
+)
 def test_node_integer_out_of_range_or_not_ascii_digits_is_a_bad_request(value: Any) -> None:
-    """A value no 64-bit column holds, or digits int() refuses, is the client's error (400), not a 500."""
+    """A value no 32-bit column holds, or digits int() refuses, is the client's error (400), not a 500."""
     with pytest.raises(BadRequest, match="'priority' in LocationCreate"):
         Node({"priority": value}, "LocationCreate").integer("priority")
 
 
-@pytest.mark.parametrize(("value", "expected"), [("12", 12), (" -3 ", -3), (2**63 - 1, 2**63 - 1), (0, 0)])
+@pytest.mark.parametrize(
+    ("value", "expected"), [("12", 12), (" -3 ", -3), (2**31 - 1, 2**31 - 1), ("0" * 5000 + "7", 7), (0, 0)]
+)
 def test_node_integer_accepts_ints_and_digit_strings(value: Any, expected: int) -> None:
     assert Node({"priority": value}, "LocationCreate").integer("priority") == expected
 

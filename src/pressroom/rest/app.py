@@ -27,6 +27,7 @@ from pressroom.domain.errors import (
     RetryLater,
     Unavailable,
 )
+from pressroom.domain.integers import parse_int
 from pressroom.domain.tags import tag_matches
 from pressroom.domain.user import User
 from pressroom.rest import operations
@@ -319,8 +320,8 @@ async def _read_body(receive: Receive, headers: Headers, limit: tuple[int, str],
     and ended with a 408 when the client sends nothing for ``timeout`` seconds."""
     size_limit, reason = limit
     too_large = f"The request body exceeds {size_limit} bytes{reason}"
-    declared = headers.get("content-length")
-    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > size_limit:
+    declared = parse_int(headers.get("content-length") or "")
+    if declared is not None and declared > size_limit:
         raise PayloadTooLarge(too_large)
     chunks = []
     size = 0

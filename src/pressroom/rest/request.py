@@ -8,14 +8,13 @@ from starlette.datastructures import Headers, QueryParams
 
 from pressroom.config import Settings
 from pressroom.domain.errors import BadRequest, UnsupportedMediaType
+from pressroom.domain.integers import check_range, parse_int
 from pressroom.domain.user import Session, User
 from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
 from pressroom.rest.media import parse_media_type
 from pressroom.rest.output.visitor import Out
 from pressroom.services.container import Services
-
-_INT64 = 2**63
 
 
 class RestRequest:
@@ -100,10 +99,7 @@ class RestRequest:
         raw = self.query.get(name)
         if raw is None or raw == "":
             return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise BadRequest(f"Query parameter '{name}' must be an integer, got '{raw}'") from None
-        if not -_INT64 <= value < _INT64:  # the database cannot take it: a client error, not a 500
-            raise BadRequest(f"Query parameter '{name}' is out of range, got '{raw}'")
-        return value
+        value = parse_int(raw)
+        if value is None:
+            raise BadRequest(f"Query parameter '{name}' must be an integer, got '{raw}'")
+        return check_range(value, f"Query parameter '{name}'")

@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from pressroom.domain.errors import BadRequest, MethodNotAllowed, NotFound
+from pressroom.domain.integers import MAX_ID
 from pressroom.rest.media import strip_prefix
 
 _PARAM = re.compile(r"\{([A-Za-z_]+)(?::(int|path|file))?\}")
@@ -22,7 +23,6 @@ _PARAM = re.compile(r"\{([A-Za-z_]+)(?::(int|path|file))?\}")
 # (404 like any unknown path) instead of overflowing in the database driver. The regex bounds the
 # length, the converters the value.
 _ID = r"[0-9]{1,10}"
-MAX_ID = 2**31 - 1
 _PATTERNS = {
     None: r"[^/]+",
     "int": _ID,

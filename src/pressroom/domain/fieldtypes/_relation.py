@@ -8,6 +8,7 @@ from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.coerce import as_int, int_or_none
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import Param, custom
+from pressroom.domain.integers import MAX_ID
 
 SELECTION_BROWSE = "SELECTION_BROWSE"
 SELECTION_DROPDOWN = "SELECTION_DROPDOWN"
@@ -17,14 +18,14 @@ def content_id(raw: JsonValue, what: str) -> int | None:
     """A destination content id (int or numeric string); ``None``, ``""`` and ``0`` mean none."""
     if raw is None or raw in ("", 0):
         return None
-    identifier = as_int(raw, what)
+    identifier = as_int(raw, what, high=MAX_ID)  # a larger id names nothing, and overflows the id column
     if identifier < 0:
         raise InvalidArgument(f"{what} must be a positive content id")
     return identifier
 
 
 def _location_id(raw: JsonValue, what: str) -> JsonValue:
-    identifier = as_int(raw, what)
+    identifier = as_int(raw, what, high=MAX_ID)
     if identifier < 1:
         raise InvalidArgument(f"{what} must be a positive location id")
     return identifier

@@ -9,28 +9,35 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
+from pressroom.domain.integers import INT64_MAX, INT64_MIN, check_range, parse_int
 
-_INT_RE = re.compile(r"[+-]?\d+")
 _FLOAT_RE = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_FLOAT_MAX = sys.float_info.max
 _EMAIL_RE = re.compile(
     r"[\w!#$%&'*+/=?^`{|}~-]+(\.[\w!#$%&'*+/=?^`{|}~-]+)*@([A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z-]+"
 )
 
 
-def as_int(raw: JsonValue, what: str) -> int:
-    """An int from an int, an integral float, or an integer string; booleans are rejected."""
-    if isinstance(raw, bool):
+def as_int(raw: JsonValue, what: str, low: int = INT64_MIN, high: int = INT64_MAX) -> int:
+    """An int from an int, an integral float, or an integer string; booleans are rejected.
+
+    The result lies within ``low``..``high`` (by default the signed 64-bit range the database and the
+    JSON writer hold); raises InvalidArgument naming ``what`` otherwise.
+    """
+    number: int | None = None
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        number = raw
+    elif isinstance(raw, float) and raw.is_integer():
+        number = int(raw)
+    elif isinstance(raw, str):
+        number = parse_int(raw)
+    if number is None:
         raise InvalidArgument(f"{what} must be an integer")
-    if isinstance(raw, int):
-        return raw
-    if isinstance(raw, float) and raw.is_integer():
-        return int(raw)
-    if isinstance(raw, str) and _INT_RE.fullmatch(raw.strip()):
-        return int(raw.strip())
-    raise InvalidArgument(f"{what} must be an integer")
+    return check_range(number, what, low, high)
 
 
 def as_float(raw: JsonValue, what: str) -> float:
@@ -39,7 +46,7 @@ def as_float(raw: JsonValue, what: str) -> float:
         raise InvalidArgument(f"{what} must be a number")
     number: float | None = None
     if isinstance(raw, int | float):
-        number = float(raw)
+        number = float(raw) if abs(raw) < _FLOAT_MAX else None  # float() of a huge int overflows
     elif isinstance(raw, str) and _FLOAT_RE.fullmatch(raw.strip()):
         number = float(raw.strip())
     if number is None or not math.isfinite(number):

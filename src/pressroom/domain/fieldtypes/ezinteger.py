@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes._number import NumberFieldType
 from pressroom.domain.fieldtypes.coerce import as_int
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import integer
 
 VALIDATOR = "IntegerValueValidator"
-INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 class IntegerType(NumberFieldType):
@@ -22,7 +20,4 @@ class IntegerType(NumberFieldType):
 
     def convert(self, raw: JsonValue) -> int | float:
         """A 64-bit signed integer, as the storage (and PHP) holds it."""
-        number = as_int(raw, "fieldValue")
-        if not INT64_MIN <= number <= INT64_MAX:
-            raise InvalidArgument("fieldValue is out of the 64-bit integer range")
-        return number
+        return as_int(raw, "fieldValue")

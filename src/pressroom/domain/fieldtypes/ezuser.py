@@ -8,7 +8,6 @@ None of the password keys ever go out on the wire. ``requireNewPassword`` (compa
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
@@ -25,6 +24,8 @@ from pressroom.domain.fieldtypes.coerce import (
 )
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, integer, regex
+from pressroom.domain.fieldtypes.pattern import search
+from pressroom.domain.integers import INT32_MAX, INT32_MIN
 from pressroom.domain.user import Account
 
 VALIDATOR = "PasswordValueValidator"
@@ -81,7 +82,7 @@ class UserType(FieldType):
             else as_bool(hash_["enabled"], "fieldValue 'enabled'"),
             "maxLogin": 0
             if hash_.get("maxLogin") is None
-            else as_int(hash_["maxLogin"], "fieldValue 'maxLogin'"),
+            else as_int(hash_["maxLogin"], "fieldValue 'maxLogin'", INT32_MIN, INT32_MAX),
         }
         password = hash_.get("password")
         if password not in (None, ""):
@@ -98,7 +99,7 @@ class UserType(FieldType):
         errors = []
         pattern = settings.get("UsernamePattern")
         login = str_or_empty(hash_.get("login"))
-        if not re.search(pattern if isinstance(pattern, str) else DEFAULT_USERNAME_PATTERN, login):
+        if not search(pattern if isinstance(pattern, str) else DEFAULT_USERNAME_PATTERN, login):
             errors.append(FieldError(LOGIN_ERROR, "Invalid login format"))
         email = str_or_empty(hash_.get("email"))
         if not email:

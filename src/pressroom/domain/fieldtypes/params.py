@@ -9,13 +9,14 @@ type-check every key. A ``None`` input value (or ``""``, for non-text keys) rese
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.coerce import as_bool, as_dict, as_float, as_int, as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
+from pressroom.domain.fieldtypes.pattern import check_pattern
+from pressroom.domain.integers import parse_int
 
 Coercer = Callable[[JsonValue, str], JsonValue]
 """Turns a non-null raw value into its normalized form; the second argument names it for errors."""
@@ -56,15 +57,10 @@ def text(default: str | None = "") -> Param:
 
 
 def regex(default: str) -> Param:
-    """A string that must compile as a Python regular expression."""
+    """A string that must compile as a regular expression of the bounded engine (see ``pattern``)."""
 
     def coerce(raw: JsonValue, what: str) -> JsonValue:
-        pattern = as_str(raw, what)
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise InvalidArgument(f"{what} is not a valid regular expression: {exc}") from None
-        return pattern
+        return check_pattern(as_str(raw, what), what)
 
     return Param(coerce, default, blank_is_unset=False)
 
@@ -79,8 +75,9 @@ def enum(default: str, choices: Mapping[str, tuple[JsonValue, ...]]) -> Param:
     def coerce(raw: JsonValue, what: str) -> JsonValue:
         if isinstance(raw, int | str) and (type(raw), raw) in lookup:
             return lookup[(type(raw), raw)]
-        if isinstance(raw, str) and _is_int(raw) and (int, int(raw)) in lookup:
-            return lookup[(int, int(raw))]
+        number = parse_int(raw) if isinstance(raw, str) else None
+        if number is not None and (int, number) in lookup:
+            return lookup[(int, number)]
         raise InvalidArgument(f"{what} must be one of {', '.join(choices)}")
 
     return Param(coerce, default)
@@ -98,14 +95,6 @@ def string_list() -> Param:
 
 def custom(coerce: Coercer, default: JsonValue) -> Param:
     return Param(coerce, default)
-
-
-def _is_int(raw: str) -> bool:
-    try:
-        int(raw)
-    except ValueError:
-        return False
-    return True
 
 
 def _apply(

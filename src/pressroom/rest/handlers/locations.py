@@ -4,13 +4,13 @@ locations of a content item."""
 from __future__ import annotations
 
 from pressroom.domain.errors import BadRequest, NotFound
+from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.rest.input.content import parse_location_create
 from pressroom.rest.input.location import TRASH, destination, location_destination, parse_location_update
 from pressroom.rest.output.location import LocationObjects, LocationRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
-from pressroom.rest.routing import MAX_ID
 
 DEFAULT_CHILDREN_LIMIT = 10
 NEGATIVE_CHILDREN_LIMIT = 25  # what the reference uses when the limit is negative
@@ -18,9 +18,9 @@ NEGATIVE_CHILDREN_LIMIT = 25  # what the reference uses when the limit is negati
 
 def find_location(req: RestRequest) -> Redirect:
     raw_id = req.query.get("id")
-    if raw_id is not None and not (raw_id.strip().isascii() and raw_id.strip().isdigit()):
+    location_id = parse_int(raw_id) if raw_id else None
+    if raw_id and (location_id is None or location_id < 0):
         raise BadRequest(f"Query parameter 'id' must be an integer, got '{raw_id}'")
-    location_id = int(raw_id) if raw_id else None
     if location_id is not None and location_id > MAX_ID:
         raise NotFound.of("Location", raw_id)
     location = req.services.locations.find(

@@ -10,19 +10,20 @@ from pressroom.domain.content import ContentCreate, ContentUpdate, FieldInput, V
 from pressroom.domain.content_type import SORT_FIELDS, SORT_ORDERS
 from pressroom.domain.errors import BadRequest, InvalidArgument
 from pressroom.domain.fieldtypes.timeparse import parse_time_string
+from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import LocationCreate
 from pressroom.rest.input.node import Node, as_list
 from pressroom.rest.media import strip_prefix
 from pressroom.rest.request import RestRequest
 from pressroom.rest.routing import MAX_ID
 
-_USER = re.compile(r"^/user/users/([0-9]+)/?$")
+_USER = re.compile(r"^/user/users/([0-9]{1,10})/?$")
 
 
 def user_id_of(href: str, what: str) -> int:
     path = strip_prefix(href.split("?", 1)[0])
     match = _USER.match(path or "")
-    if match is None:
+    if match is None or int(match.group(1)) > MAX_ID:
         raise BadRequest(f"Invalid {what} '{href}': expected a reference like '/api/ibexa/v2/user/users/14'")
     return int(match.group(1))
 
@@ -159,10 +160,10 @@ def parse_destination(req: RestRequest) -> int:
 def last_id(raw: str | None, problem: str) -> int:
     """The id in the last segment of a path or href; BadRequest saying ``problem`` otherwise."""
     text = (raw or "").strip()
-    last = text.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
-    if not (last.isascii() and last.isdigit()) or int(last) > MAX_ID:
+    last = parse_int(text.split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1])
+    if last is None or not 0 < last <= MAX_ID:
         raise BadRequest(f"{problem}, got '{text}'")
-    return int(last)
+    return last
 
 
 def parse_languages(req: RestRequest) -> tuple[str, ...]:

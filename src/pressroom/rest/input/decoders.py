@@ -20,6 +20,7 @@ import orjson
 from lxml import etree
 
 from pressroom.domain.errors import BadRequest, PayloadTooLarge
+from pressroom.domain.integers import INT64_MAX, INT64_MIN, parse_int
 from pressroom.rest.media import JSON
 from pressroom.safexml import TreeLimits, UnsafeXml, XmlTooLarge, parse_limited
 
@@ -67,7 +68,9 @@ def _decode_json(body: bytes) -> tuple[str, Any]:
 
 def _cast(text: str) -> Any:
     if _INT.match(text):
-        return int(text)
+        number = parse_int(text)
+        # digits past 64 bits stay text: a string field keeps them, a number field refuses them by name
+        return number if number is not None and INT64_MIN <= number <= INT64_MAX else text
     if _FLOAT.match(text):
         return float(text)
     if text in ("true", "false"):

@@ -6,13 +6,10 @@ JSON keeps types; XML delivers text. Every getter accepts both (``"true"`` and `
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pressroom.domain.errors import BadRequest
-
-_INT64 = 2**63
-_INTEGER = re.compile(r"^-?[0-9]+$")  # ASCII digits only: str.isdigit() also takes "²", which int() refuses
+from pressroom.domain.integers import INT32_MAX, INT32_MIN, check_range, parse_int
 
 
 def as_list(value: Any) -> list[Any]:
@@ -51,17 +48,15 @@ class Node:
     def opt_string(self, key: str) -> str | None:
         return self.string(key) if self.data.get(key) is not None else None
 
-    def integer(self, key: str) -> int:
+    def integer(self, key: str, low: int = INT32_MIN, high: int = INT32_MAX) -> int:
+        """An integer within ``low``..``high`` (400 naming ``key`` otherwise); the default is the range of
+        the 32-bit columns the integer elements (``priority``, ``position``) are stored in."""
         value = self.raw(key)
-        if isinstance(value, bool):
+        if isinstance(value, str):
+            value = parse_int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
             raise BadRequest(f"'{key}' in {self.where} must be an integer")
-        if isinstance(value, str) and _INTEGER.match(value.strip()):
-            value = int(value.strip())
-        if isinstance(value, int):
-            if not -_INT64 <= value < _INT64:  # would overflow the database: a client error, not a 500
-                raise BadRequest(f"'{key}' in {self.where} is out of range")
-            return value
-        raise BadRequest(f"'{key}' in {self.where} must be an integer")
+        return check_range(value, f"'{key}' in {self.where}", low, high)
 
     def opt_integer(self, key: str) -> int | None:
         return self.integer(key) if self.data.get(key) not in (None, "") else None
