@@ -25,13 +25,15 @@ def test_parse_int_reads_ascii_integers(text: str, expected: int) -> None:
     assert parse_int(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", " ", "+", "-", "1_000", "1.0", "0x10", "\u0663", "\u00b2", "--1", "1 2"])
+@pytest.mark.parametrize(
+    "text", ["", " ", "+", "-", "1_000", "1.0", "0x10", "\u0663", "\u00b2", "--1", "1 2"]
+)
 def test_parse_int_refuses_anything_else(text: str) -> None:
     assert parse_int(text) is None
 
 
 def test_too_large_is_outside_the_64_bit_range() -> None:
-    with pytest.raises(InvalidArgument, match="^count is out of range"):
+    with pytest.raises(InvalidArgument, match=r"^count is out of range"):
         check_range(TOO_LARGE, "count")
     with pytest.raises(InvalidArgument):
         check_range(-TOO_LARGE, "count")

@@ -139,3 +139,15 @@ def test_num_rows_setting() -> None:
     assert RICH.normalize_definition({"numRows": 5}, None)[0] == {"numRows": 5}
     with pytest.raises(InvalidArgument, match="fieldSettings 'numRows' must be an integer"):
         RICH.normalize_definition({"numRows": "five"}, None)
+
+
+def test_a_stored_script_link_is_left_out_of_xhtml5edit(ctx: FakeContext) -> None:
+    """Rich text stored before links were checked must not serve a script link to the editor."""
+    stored = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<section {DB} version="5.0-variant ezpublish-1.0">'
+        '<para><link xlink:href="java&#9;script:alert(1)">x</link>'
+        '<link xlink:href="https://example.com/">y</link></para></section>\n'
+    )
+    xhtml = _xhtml(stored, ctx)
+    assert "script:" not in xhtml
+    assert '<a>x</a><a href="https://example.com/">y</a>' in xhtml

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from lxml import etree
 
 from pressroom.domain.errors import InvalidArgument
+from pressroom.domain.fieldtypes.links import is_unsafe_link
 
 DOCBOOK_NS = "http://docbook.org/ns/docbook"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -74,12 +75,18 @@ DOCBOOK_ELEMENTS = frozenset(
     ("section", "emphasis", "link", "title", "listitem", "anchor", *_D2X, *EZ_ELEMENTS)
 )
 _HEADING = re.compile(r"h([1-6])")
+_LINK_ATTRIBUTES = ("href", "data-href")
 _TEXT_ALIGN = re.compile(r"text-align\s*:\s*([a-z]+)", re.IGNORECASE)
 _CLASS, _ALIGN, _LEVEL = (f"{{{EZXHTML_NS}}}{name}" for name in ("class", "textalign", "level"))
 _ID, _HREF, _TITLE, _SHOW = (
     f"{{{XML_NS}}}id",
     *(f"{{{XLINK_NS}}}{name}" for name in ("href", "title", "show")),
 )
+DOCBOOK_ATTRIBUTES = frozenset(
+    {"version", "role", "linkend", "class", _CLASS, _ALIGN, _LEVEL, _ID, _HREF, _TITLE, _SHOW}
+    | {*_TABLE_ATTRIBUTES, *_EZ_ATTRIBUTES}
+)
+"""The attributes stored DocBook may carry (what the conversions know); input loses every other one."""
 
 
 def append_text(target: etree._Element, text: str | None) -> None:
@@ -118,6 +125,9 @@ def xhtml_element(source: etree._Element, parent: etree._Element) -> None:
         content = source if para is None else para
     else:
         tag, attributes = _xhtml_tag(source, name)
+    for key in _LINK_ATTRIBUTES:  # rich text stored before links were checked may still hold one
+        if is_unsafe_link(attributes.get(key, "")):
+            del attributes[key]
     element = etree.SubElement(parent, f"{{{XHTML5EDIT_NS}}}{tag}", attributes)
     convert_children(content, element, xhtml_element)
 

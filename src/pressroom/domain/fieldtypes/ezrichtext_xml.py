@@ -3,6 +3,18 @@
 The stored form is DocBook 5 (``<section xmlns="http://docbook.org/ns/docbook" version="5.0-variant
 ezpublish-1.0">``); the editing form is xhtml5edit. With :mod:`.ezrichtext_convert`, this is the only
 domain code that imports lxml.
+
+What input may hold (both formats are reduced to the same stored DocBook):
+
+- Elements: only those the conversions know (``DOCBOOK_ELEMENTS``; xhtml5edit's mapped set). Anything
+  else, ``<script>``, ``<iframe>``, ``<object>``, ``<style>`` included, makes the value invalid (400):
+  xhtml5edit input is refused while converting, DocBook input by :func:`docbook_problems`.
+- Attributes: an allow-list (``DOCBOOK_ATTRIBUTES``). Every other attribute is dropped on input, so event
+  handlers (``onclick``...) and ``style`` never get stored; xhtml5edit's ``style`` only yields the text
+  alignment it encodes.
+- Links (``xlink:href``, xhtml5edit ``href`` and ``data-href``): :func:`.links.is_unsafe_link` normalises
+  them as a browser does (``java&#9;script:`` is ``javascript:``) and a script link makes the value
+  invalid; one stored before this check is left out of the xhtml5edit output.
 """
 
 from __future__ import annotations
@@ -14,6 +26,7 @@ from lxml import etree
 
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.ezrichtext_convert import (
+    DOCBOOK_ATTRIBUTES,
     DOCBOOK_ELEMENTS,
     DOCBOOK_NS,
     EZCUSTOM_NS,
@@ -24,6 +37,7 @@ from pressroom.domain.fieldtypes.ezrichtext_convert import (
     docbook_element,
     xhtml_element,
 )
+from pressroom.domain.fieldtypes.links import is_unsafe_link
 from pressroom.safexml import UnsafeXml, parse_untrusted
 
 DOCBOOK_VERSION = "5.0-variant ezpublish-1.0"
@@ -37,7 +51,6 @@ _PREFIXES: dict[str, str] = {"xlink": XLINK_NS, "ezxhtml": EZXHTML_NS, "ezcustom
 _DOCBOOK_NSMAP: dict[str | None, str] = {None: DOCBOOK_NS}
 _DOCBOOK_NSMAP.update(_PREFIXES)
 _XML_DECLARATION_RE = re.compile(r"^\s*<\?xml[^>]*\?>")
-_UNSAFE_LINK = re.compile(r"^\s*(javascript|vbscript|data):", re.IGNORECASE)
 _TEXT_BLOCKS = ("para", "title", "listitem", "literallayout", "td", "th", "caption", "blockquote")
 _NO_TEXT = ("ezconfig", "ezvalue", "ezattribute")
 CACHED_SIZE = 32 * 1024
@@ -91,8 +104,16 @@ def to_docbook(xml: str, what: str = "fieldValue 'xml'") -> str:
         section.extend(list(root))
     else:
         convert_children(root, section, docbook_element)
+    _drop_unknown_attributes(section)
     etree.cleanup_namespaces(section, top_nsmap=_PREFIXES, keep_ns_prefixes=list(_PREFIXES))
     return _serialize(section)
+
+
+def _drop_unknown_attributes(root: etree._Element) -> None:
+    for element in root.iter():
+        if isinstance(element.tag, str):
+            for key in [key for key in element.attrib if key not in DOCBOOK_ATTRIBUTES]:
+                del element.attrib[key]
 
 
 def docbook_to_xhtml5edit(docbook: str) -> str:
@@ -121,7 +142,7 @@ def docbook_problems(docbook: str) -> list[str]:
         if qname.namespace != DOCBOOK_NS or qname.localname not in DOCBOOK_ELEMENTS:
             problems.append(f"Element '{qname.localname}' is not allowed in rich text.")
         href = element.get(f"{{{XLINK_NS}}}href")
-        if href is not None and _UNSAFE_LINK.match(href):
+        if href is not None and is_unsafe_link(href):
             problems.append(f"Link '{href}' uses a scheme that is not allowed.")
     return list(dict.fromkeys(problems))
 

@@ -8,9 +8,9 @@ from pressroom.domain.errors import FieldError
 from pressroom.domain.fieldtypes.base import FieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
+from pressroom.domain.fieldtypes.links import is_unsafe_link
 
 ERROR_TYPE = "UrlValidator"
-_UNSAFE_SCHEMES = ("javascript:", "vbscript:", "data:")
 
 
 class UrlType(FieldType):
@@ -31,7 +31,7 @@ class UrlType(FieldType):
         self, value: JsonValue, settings: Mapping[str, JsonValue], validators: Mapping[str, JsonValue]
     ) -> list[FieldError]:
         link = str_or_empty((dict_or_none(value) or {}).get("link"))
-        if link.replace(" ", "").lower().startswith(_UNSAFE_SCHEMES):
+        if is_unsafe_link(link):
             return [FieldError(ERROR_TYPE, "The link uses a scheme that is not allowed.")]
         return []
 
