@@ -78,7 +78,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         content_type_groups=ContentTypeGroupService(store, permissions),
         content_types=ContentTypeService(store, permissions),
         field_definitions=FieldDefinitionService(store, permissions),
-        files=FileService(files, permissions),
+        files=FileService(store, files, permissions),
         health=HealthService(store),
         images=ImageService(store, permissions, files, settings.image_variations),
         content=ContentService(store, permissions, files),

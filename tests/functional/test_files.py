@@ -1,19 +1,78 @@
-"""Stored binary files served back at /content/files/{fileId} (the uri of file, image and media fields)."""
+"""Stored binary files served back at /content/files/{fileId} (the uri of file, image and media fields):
+readable exactly when a version that references them is, and deleted once no version does (issue 15,
+items 13 and 14)."""
 
 from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pressroom.config import Settings
+from pressroom.services.file import write_releasing_files
 from pressroom.storage.files import LocalFileStore
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
+from tests.functional.content_support import (
+    ROOT,
+    content_create,
+    field,
+    new_draft,
+    post_content,
+    publish,
+    update_version,
+    version,
+)
 from tests.functional.support import error_message
-from tests.helpers import EZ_PREFIX, Api, media
+from tests.helpers import EZ_PREFIX, PREFIX, Api, media
+
+FILE_TYPE = 12  # the clean install's "file" type: name, description, file (ezbinaryfile)
+MEDIA = "1/43"  # the Media folder: section 3, which anonymous users may not read
 
 
-def test_a_stored_file_is_served_with_its_mime_type(api: Api, settings: Settings) -> None:
-    stored = LocalFileStore(settings.file_root).put(b"%PDF-1.4 hello", "Annual report.pdf", "application/pdf")
-    assert "/" in stored.id
-    response = api.get(f"/content/files/{stored.id}")
+def _upload(name: str, data: bytes, mime_type: str | None = None) -> dict[str, Any]:
+    value: dict[str, Any] = {"fileName": name, "data": base64.b64encode(data).decode()}
+    if mime_type:
+        value["mimeType"] = mime_type
+    return field("file", value)
+
+
+def _file_of(api: Api, content_id: int, version_no: int) -> dict[str, Any]:
+    fields = version(api, content_id, version_no)["Fields"]["field"]
+    value: dict[str, Any] = next(f["fieldValue"] for f in fields if f["fieldDefinitionIdentifier"] == "file")
+    return value
+
+
+def _create_file(
+    api: Api, data: bytes = b"%PDF-1.4 hello", name: str = "Annual report.pdf", parent: str = ROOT
+) -> tuple[int, str]:
+    """A draft file item; returns its content id and the file id."""
+    body = content_create(
+        [field("name", name), _upload(name, data, "application/pdf")], type_id=FILE_TYPE, parent=parent
+    )
+    response = post_content(api, body)
+    assert response.status_code == 201, response.text
+    content_id: int = response.json()["Content"]["_id"]
+    file_id: str = _file_of(api, content_id, 1)["id"]
+    return content_id, file_id
+
+
+def _on_disk(settings: Settings, file_id: str) -> bool:
+    return Path(settings.file_root, *file_id.split("/")).is_file()
+
+
+def _anonymous(api: Api, prefix: str = PREFIX) -> Api:
+    return Api(api.client, prefix, auth=None)
+
+
+def test_a_published_file_is_served_with_its_mime_type_and_uri(api: Api) -> None:
+    content_id, file_id = _create_file(api)
+    publish(api, content_id)
+    value = _file_of(api, content_id, 1)
+    assert value["uri"] == f"{PREFIX}/content/files/{file_id}"
+    response = api.get(value["uri"])
     assert response.status_code == 200
     assert response.content == b"%PDF-1.4 hello"
     assert response.headers["content-type"] == "application/pdf"
@@ -21,17 +80,47 @@ def test_a_stored_file_is_served_with_its_mime_type(api: Api, settings: Settings
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
-def test_a_file_is_served_to_anonymous_users_and_under_the_ez_prefix(api: Api, settings: Settings) -> None:
-    stored = LocalFileStore(settings.file_root).put(b"\x89PNG...", "pixel.png", "image/png")
-    response = Api(api.client, EZ_PREFIX, auth=None).get(f"/content/files/{stored.id}")
-    assert (response.status_code, response.headers["content-type"]) == (200, "image/png")
+def test_a_published_file_in_the_standard_section_is_served_to_anonymous_users_under_both_prefixes(
+    api: Api,
+) -> None:
+    content_id, file_id = _create_file(api, b"\x89PNG...", "pixel.png")
+    publish(api, content_id)
+    for prefix in (PREFIX, EZ_PREFIX):
+        response = _anonymous(api, prefix).get(f"/content/files/{file_id}")
+        assert (response.status_code, response.content) == (200, b"\x89PNG...")
 
 
-def test_an_url_encoded_file_id_is_decoded(api: Api, settings: Settings) -> None:
-    stored = LocalFileStore(settings.file_root).put(b"plain", "notes.txt", None)
-    response = api.get("/content/files/" + stored.id.replace("/", "%2F").replace(".", "%2E"))
+def test_an_url_encoded_file_id_is_decoded(api: Api) -> None:
+    _, file_id = _create_file(api, b"plain", "notes.txt")
+    response = api.get("/content/files/" + file_id.replace("/", "%2F").replace(".", "%2E"))
     assert (response.status_code, response.content) == (200, b"plain")
-    assert response.headers["content-type"].startswith("text/plain")
+
+
+def test_anonymous_users_cannot_read_the_file_of_a_draft(api: Api) -> None:
+    _, file_id = _create_file(api)
+    response = _anonymous(api).get(f"/content/files/{file_id}", accept=media("ErrorMessage"))
+    assert "'versionread' 'content'" in error_message(response, 401)["errorDescription"]
+    assert api.get(f"/content/files/{file_id}").status_code == 200  # the draft's creator may
+
+
+def test_anonymous_users_cannot_read_a_file_of_another_section(api: Api) -> None:
+    content_id, file_id = _create_file(api, parent=MEDIA)
+    publish(api, content_id)
+    response = _anonymous(api).get(f"/content/files/{file_id}", accept=media("ErrorMessage"))
+    assert error_message(response, 401)["errorDescription"] == (
+        "The User does not have the 'read' 'content' permission with: sectionId '3'"
+    )
+    assert api.get(f"/content/files/{file_id}").status_code == 200
+
+
+def test_a_stored_file_no_version_references_is_404(api: Api, settings: Settings) -> None:
+    stored = LocalFileStore(settings.file_root).put(b"stray", "stray.txt", None)
+    response = _anonymous(api).get(f"/content/files/{stored.id}", accept=media("ErrorMessage"))
+    assert (
+        error_message(response, 404)["errorDescription"]
+        == f"Could not find 'file' with identifier '{stored.id}'"
+    )
+    assert api.get(f"/content/files/{stored.id}", accept=media("ErrorMessage")).status_code == 404
 
 
 def test_an_unknown_file_is_404(api: Api) -> None:
@@ -43,6 +132,58 @@ def test_an_unknown_file_is_404(api: Api) -> None:
 
 
 @pytest.mark.parametrize("path", ["/content/files/%2E%2E/%2E%2E/etc/passwd", "/content/files/a/%2E%2E/b"])
-def test_a_file_id_leaving_the_root_is_400(api: Api, path: str) -> None:
+def test_a_file_id_leaving_the_root_is_404(api: Api, path: str) -> None:
+    """No version references such an id, so it names nothing: the id never reaches the file system."""
     response = api.get(path, accept=media("ErrorMessage"))
-    assert error_message(response, 400)["errorDescription"].startswith("Invalid file id")
+    error_message(response, 404)
+
+
+def test_deleting_the_item_deletes_its_files_and_they_are_404(api: Api, settings: Settings) -> None:
+    content_id, file_id = _create_file(api)
+    publish(api, content_id)
+    draft = new_draft(api, content_id)
+    replaced = update_version(api, content_id, draft, [_upload("v2.pdf", b"%PDF second")])
+    assert replaced.status_code == 200, replaced.text
+    second = _file_of(api, content_id, draft)["id"]
+    assert _on_disk(settings, file_id) and _on_disk(settings, second)
+    assert api.delete(f"/content/objects/{content_id}").status_code == 204
+    assert not _on_disk(settings, file_id) and not _on_disk(settings, second)
+    for gone in (file_id, second):
+        error_message(api.get(f"/content/files/{gone}", accept=media("ErrorMessage")), 404)
+
+
+def test_replacing_the_file_of_a_draft_deletes_the_file_it_replaced(api: Api, settings: Settings) -> None:
+    content_id, first = _create_file(api)
+    response = update_version(api, content_id, 1, [_upload("v2.pdf", b"%PDF second")])
+    assert response.status_code == 200, response.text
+    second = _file_of(api, content_id, 1)["id"]
+    assert second != first
+    assert not _on_disk(settings, first)
+    error_message(api.get(f"/content/files/{first}", accept=media("ErrorMessage")), 404)
+    assert api.get(f"/content/files/{second}").content == b"%PDF second"
+
+
+def test_a_file_stays_while_an_archived_version_references_it(api: Api, settings: Settings) -> None:
+    content_id, first = _create_file(api)
+    publish(api, content_id)
+    draft = new_draft(api, content_id)
+    assert _file_of(api, content_id, draft)["id"] == first  # the copy shares the file
+    assert update_version(api, content_id, draft, [_upload("v2.pdf", b"%PDF second")]).status_code == 200
+    publish(api, content_id, draft)
+    assert _on_disk(settings, first)  # version 1 is archived, and still references it
+    anonymous = _anonymous(api).get(f"/content/files/{first}", accept=media("ErrorMessage"))
+    assert "'versionread' 'content'" in error_message(anonymous, 401)["errorDescription"]
+    assert api.get(f"/content/files/{first}").status_code == 200
+    assert api.delete(f"/content/objects/{content_id}/versions/1").status_code == 204
+    assert not _on_disk(settings, first)
+    error_message(api.get(f"/content/files/{first}", accept=media("ErrorMessage")), 404)
+
+
+def test_a_write_that_fails_keeps_every_file(api: Api, settings: Settings) -> None:
+    content_id, file_id = _create_file(api)
+    store, files = SqlStore(make_engine(settings.database_url)), LocalFileStore(settings.file_root)
+    with pytest.raises(RuntimeError), write_releasing_files(store, files) as tx:
+        tx.content.delete([content_id])
+        raise RuntimeError("the transaction fails after the rows went")
+    assert _on_disk(settings, file_id)
+    assert api.get(f"/content/files/{file_id}").content == b"%PDF-1.4 hello"

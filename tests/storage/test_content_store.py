@@ -208,3 +208,27 @@ def test_a_nul_character_in_a_lookup_is_a_400_naming_the_parameter(database_url:
             assert response.status_code == 400, (path, response.text)
             description = response.json()["ErrorMessage"]["errorDescription"]
             assert f"'{parameter}'" in description and "NUL" in description, (path, description)
+
+
+# -- the stored-file index -----------------------------------------------------------------------------
+
+
+def test_file_references_are_indexed_and_released_with_their_rows(store: SqlStore, tmp_path: Path) -> None:
+    """content_fields.file_id: who references a file, and which files a write left unreferenced."""
+    content, versions = services(store, tmp_path)
+    upload = {"fileName": "a.pdf", "data": "JVBERg=="}
+    item = ContentCreate(12, "eng-GB", (FieldInput("name", None, "A"), FieldInput("file", None, upload)), ())
+    created = content.create(ADMIN, item)
+    content_id = created.content.id
+    [file_id] = [f.value["id"] for f in created.fields if isinstance(f.value, dict) and "id" in f.value]
+    draft = versions.copy(ADMIN, content_id, 1).info.version_no
+    with store.read() as tx:
+        assert tx.content.file_owners(file_id) == [(content_id, 1), (content_id, draft)]
+        assert tx.content.unreferenced([file_id, "zz/zz/none/x.pdf"]) == {"zz/zz/none/x.pdf"}
+    with store.write() as tx:
+        tx.content.delete_version(content_id, draft)
+        assert tx.content.released_files == {file_id}
+        assert tx.content.unreferenced(tx.content.released_files) == set()  # version 1 still has it
+        tx.content.delete([content_id])
+        assert tx.content.unreferenced(tx.content.released_files) == {file_id}
+        assert tx.content.file_owners(file_id) == []

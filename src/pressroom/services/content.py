@@ -44,6 +44,7 @@ from pressroom.services.content_ops import (
     resolve_location,
     save_plan,
 )
+from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import refresh_location_aliases
 from pressroom.services.version_cache import VersionCache
@@ -67,7 +68,7 @@ class ContentService:
     def create(self, user: User, struct: ContentCreate) -> Version:
         """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
         self.permissions.require(user, "content", "create")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             return create_draft(tx, self.files, user, struct, now())
 
     # -- read ----------------------------------------------------------------------------------------
@@ -101,7 +102,7 @@ class ContentService:
     def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
         self.permissions.require(user, "content", "edit")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             if if_match is not None and not tag_matches(if_match, value_tag(info)):
@@ -117,7 +118,7 @@ class ContentService:
 
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
         self.permissions.require(user, "content", "hide")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
@@ -127,14 +128,14 @@ class ContentService:
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees)."""
         self.permissions.require(user, "content", "remove")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             lock_content(tx, content_id)
             delete_content(tx, [content_id])
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
         self.permissions.require(user, "content", "create")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)
@@ -149,7 +150,7 @@ class ContentService:
         the only translation of its current version).
         """
         self.permissions.require(user, "content", "remove")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]
             if not having:

@@ -47,6 +47,14 @@ def get_type(tx: Tx, type_id: int, status: str = DEFINED) -> ContentType:
     return found
 
 
+def read_type(permissions: Permissions, user: User, tx: Tx, type_id: int, status: str) -> ContentType:
+    """A type state as a reader may see it: a DRAFT is work in progress, readable only with
+    ``class/update`` (the right to make one); raises Unauthorized, NotFound."""
+    if status == DRAFT:
+        permissions.require(user, "class", "update")
+    return get_type(tx, type_id, status)
+
+
 def check_tag(if_match: str | None, current: object, what: str) -> None:
     """412 when If-Match names another ETag than the current one of ``current``."""
     if if_match is not None and not tag_matches(if_match, value_tag(current)):
@@ -103,9 +111,9 @@ class ContentTypeService:
         with self.store.read() as tx:
             return found(tx.content_types.by_remote_id(remote_id), "ContentType", remote_id)
 
-    def load(self, type_id: int, status: str = DEFINED) -> ContentType:
+    def load(self, user: User, type_id: int, status: str = DEFINED) -> ContentType:
         with self.store.read() as tx:
-            return get_type(tx, type_id, status)
+            return read_type(self.permissions, user, tx, type_id, status)
 
     # -- creating ------------------------------------------------------------------------------------
     def create(self, user: User, group_id: int, struct: ContentTypeInput, *, publish: bool) -> ContentType:

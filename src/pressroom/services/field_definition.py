@@ -8,7 +8,7 @@ from pressroom.domain.content_type import DEFINED, DRAFT, ContentType, FieldDefi
 from pressroom.domain.content_type_rules import build_field_definition, field_type_of, update_field_definition
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.user import User
-from pressroom.services.content_type import check_tag, get_type, saved
+from pressroom.services.content_type import check_tag, get_type, read_type, saved
 from pressroom.services.content_type_group import utc_now
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -26,10 +26,12 @@ class FieldDefinitionService:
         self.store = store
         self.permissions = permissions
 
-    def load(self, type_id: int, fd_id: int, status: str = DEFINED) -> tuple[ContentType, FieldDefinition]:
+    def load(
+        self, user: User, type_id: int, fd_id: int, status: str = DEFINED
+    ) -> tuple[ContentType, FieldDefinition]:
         """The type state and its field definition ``fd_id``."""
         with self.store.read() as tx:
-            content_type = get_type(tx, type_id, status)
+            content_type = read_type(self.permissions, user, tx, type_id, status)
         return content_type, _definition(content_type, fd_id)
 
     def by_identifier(

@@ -33,6 +33,7 @@ from pressroom.services.content_ops import (
     remove_translation,
     save_plan,
 )
+from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -81,7 +82,7 @@ class VersionService:
         ``if_match`` is not the version's ETag, ContentValidationError for field failures."""
         self.permissions.require(user, "content", "edit")
         moment = now()
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             before = self._load(tx, user, lock_content(tx, content_id), version_no, languages)
             info, version = before.content, before.info
             if not version.is_draft:
@@ -94,7 +95,7 @@ class VersionService:
     def delete(self, user: User, content_id: int, version_no: int) -> None:
         """Delete a draft or archived version; Forbidden for the published one or the only one."""
         self.permissions.require(user, "content", "versionremove")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             if version.status == PUBLISHED:
@@ -111,7 +112,7 @@ class VersionService:
     def copy(self, user: User, content_id: int, version_no: int) -> Version:
         """A new draft holding the fields and relations of the given version."""
         self.permissions.require(user, "content", "edit")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             source = self._load(tx, user, lock_content(tx, content_id), version_no, ())
             draft = copy_version(tx, user, source.content, source.info, now())
             return load_version(tx, get_content(tx, content_id), draft)
@@ -119,7 +120,7 @@ class VersionService:
     def copy_current(self, user: User, content_id: int) -> Version:
         """A new draft from the current version; Forbidden while the current version is a draft."""
         self.permissions.require(user, "content", "edit")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             source = current_version(tx, info)
@@ -130,7 +131,7 @@ class VersionService:
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
         self.permissions.require(user, "content", "publish")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
@@ -140,7 +141,7 @@ class VersionService:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
         version's only translation, or the item's main one)."""
         self.permissions.require(user, "content", "edit")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)

@@ -205,6 +205,17 @@ class ContentGateway(Protocol):
     def new_field_ids(self, count: int) -> list[int]: ...
     def field_ids_of(self, content_id: int) -> dict[tuple[int, str], int]: ...
 
+    released_files: set[str]
+    """Stored files referenced by the field rows this transaction removed or replaced."""
+
+    def unreferenced(self, file_ids: Iterable[str]) -> set[str]:
+        """Those of ``file_ids`` that no version references any more."""
+        ...
+
+    def file_owners(self, file_id: str) -> list[tuple[int, int]]:
+        """``(content id, version no)`` of the versions whose fields reference the stored file."""
+        ...
+
 
 class RelationGateway(Protocol):
     def list_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Relation]]:

@@ -111,6 +111,9 @@ class BinaryFieldType(FieldType):
         result.update({"id": stored.id, "fileSize": stored.size, "mimeType": result.get("mimeType")})
         return result
 
+    def stored_file_id(self, value: JsonValue) -> str | None:
+        return self.file_wire(dict_or_none(value) or {})[0]
+
     def is_empty(self, value: JsonValue) -> bool:
         hash_ = dict_or_none(value)
         return hash_ is None or not (hash_.get("id") or hash_.get(PENDING_DATA) or hash_.get(PENDING_REF))

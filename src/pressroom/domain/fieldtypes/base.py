@@ -195,6 +195,10 @@ class FieldType(ABC):
         """Every item this value relates to; by default the :meth:`relation_ids`, of ``relation_type``."""
         return [RelationTarget(self.relation_type, target) for target in self.relation_ids(value)]
 
+    def stored_file_id(self, value: JsonValue) -> str | None:
+        """The id of the stored file this value references (the binary types), for the file index."""
+        return None
+
     def store_files(self, value: JsonValue, files: FileStore) -> JsonValue:
         """Write pending uploads to ``files`` and return the value that references them."""
         return value

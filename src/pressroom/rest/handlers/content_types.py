@@ -101,7 +101,7 @@ def view_types(req: RestRequest) -> ContentTypeList:
 
 
 def load_type(req: RestRequest, typeId: int) -> ContentType:
-    return req.services.content_types.load(typeId)
+    return req.services.content_types.load(req.user, typeId)
 
 
 def copy_type(req: RestRequest, typeId: int) -> Created:
@@ -121,7 +121,7 @@ def delete_type(req: RestRequest, typeId: int) -> NoContent:
 
 
 def load_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
-    return _draft(req, req.services.content_types.load(typeId, DRAFT))
+    return _draft(req, req.services.content_types.load(req.user, typeId, DRAFT))
 
 
 def update_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
@@ -140,7 +140,7 @@ def delete_draft(req: RestRequest, typeId: int) -> NoContent:
 
 # -- groups of a type --------------------------------------------------------------------------------
 def list_type_groups(req: RestRequest, typeId: int) -> ContentTypeGroupRefList:
-    return ContentTypeGroupRefList(req.services.content_types.load(typeId))
+    return ContentTypeGroupRefList(req.services.content_types.load(req.user, typeId))
 
 
 def link_group(req: RestRequest, typeId: int) -> ContentTypeGroupRefList:
@@ -157,11 +157,11 @@ def unlink_group(req: RestRequest, typeId: int, groupId: int) -> ContentTypeGrou
 
 # -- field definitions -------------------------------------------------------------------------------
 def list_field_definitions(req: RestRequest, typeId: int) -> FieldDefinitionList:
-    return FieldDefinitionList(req.services.content_types.load(typeId))
+    return FieldDefinitionList(req.services.content_types.load(req.user, typeId))
 
 
 def load_field_definition(req: RestRequest, typeId: int, fieldDefinitionId: int) -> FieldDefinitionView:
-    content_type, definition = req.services.field_definitions.load(typeId, fieldDefinitionId)
+    content_type, definition = req.services.field_definitions.load(req.user, typeId, fieldDefinitionId)
     return FieldDefinitionView(content_type.id, content_type.status, definition)
 
 
@@ -178,7 +178,7 @@ def draft_field_definition_by_identifier(
 
 
 def list_draft_field_definitions(req: RestRequest, typeId: int) -> FieldDefinitionList:
-    return FieldDefinitionList(req.services.content_types.load(typeId, DRAFT))
+    return FieldDefinitionList(req.services.content_types.load(req.user, typeId, DRAFT))
 
 
 def create_draft_field_definition(req: RestRequest, typeId: int) -> Created:
@@ -189,7 +189,7 @@ def create_draft_field_definition(req: RestRequest, typeId: int) -> Created:
 
 
 def load_draft_field_definition(req: RestRequest, typeId: int, fieldDefinitionId: int) -> FieldDefinitionView:
-    draft, definition = req.services.field_definitions.load(typeId, fieldDefinitionId, DRAFT)
+    draft, definition = req.services.field_definitions.load(req.user, typeId, fieldDefinitionId, DRAFT)
     return FieldDefinitionView(draft.id, draft.status, definition)
 
 

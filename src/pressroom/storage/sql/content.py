@@ -16,7 +16,19 @@ from types import SimpleNamespace
 from typing import Any
 
 import orjson
-from sqlalchemy import Connection, Select, and_, bindparam, delete, func, insert, select, tuple_, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Select,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    tuple_,
+    update,
+)
 
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
@@ -29,6 +41,7 @@ from pressroom.domain.content import (
     NewVersion,
     VersionInfo,
 )
+from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.schema import (
@@ -106,6 +119,10 @@ def _current_version(row: Any) -> VersionInfo | None:
     )
 
 
+def _of_version(content_id: int, version_no: int) -> ColumnElement[bool]:
+    return and_(content_fields.c.content_id == content_id, content_fields.c.version_no == version_no)
+
+
 def _info_query() -> Select[Any]:
     current = and_(
         content_versions.c.content_id == content.c.id,
@@ -170,6 +187,8 @@ class SqlContentGateway:
     def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
         self.c = connection
         self.cache = cache or TxCache(EpochCache(), connection)
+        self.released_files: set[str] = set()
+        """Files referenced by field rows this transaction removed or replaced (see ``unreferenced``)."""
 
     # -- content items -------------------------------------------------------------------------------
     def get(self, content_id: int) -> ContentInfo | None:
@@ -294,6 +313,7 @@ class SqlContentGateway:
                 .where(content.c.id.in_(sources), content.c.id.not_in(ids))
                 .values(revision=content.c.revision + 1)
             )
+            self._delete_fields(content_fields.c.content_id.in_(ids))
             self.c.execute(delete(content).where(content.c.id.in_(ids)))
 
     # -- versions ------------------------------------------------------------------------------------
@@ -403,11 +423,7 @@ class SqlContentGateway:
         )
 
     def delete_version(self, content_id: int, version_no: int) -> None:
-        self.c.execute(
-            delete(content_fields).where(
-                content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
-            )
-        )
+        self._delete_fields(_of_version(content_id, version_no))
         self.c.execute(
             delete(content_versions).where(
                 content_versions.c.content_id == content_id, content_versions.c.version_no == version_no
@@ -444,11 +460,7 @@ class SqlContentGateway:
     ) -> None:
         """Replace every field of a version (``replace=False``: a version with no fields yet)."""
         if replace:
-            self.c.execute(
-                delete(content_fields).where(
-                    content_fields.c.content_id == content_id, content_fields.c.version_no == version_no
-                )
-            )
+            self._delete_fields(_of_version(content_id, version_no))
         if fields:
             self.c.execute(
                 insert(content_fields),
@@ -461,10 +473,31 @@ class SqlContentGateway:
                         "language_code": f.language_code,
                         "field_type": f.field_type,
                         "value": None if f.value is None else dumps(f.value),
+                        "file_id": get_field_type(f.field_type).stored_file_id(f.value),
                     }
                     for f in fields
                 ],
             )
+
+    def _delete_fields(self, condition: ColumnElement[bool]) -> None:
+        """Delete field rows, remembering the files they referenced (one statement: RETURNING)."""
+        removed = self.c.execute(delete(content_fields).where(condition).returning(content_fields.c.file_id))
+        self.released_files.update(file_id for (file_id,) in removed if file_id)
+
+    def unreferenced(self, file_ids: Iterable[str]) -> set[str]:
+        """Those of ``file_ids`` that no field row of any version references."""
+        wanted = set(file_ids)
+        if not wanted:
+            return set()
+        query = select(content_fields.c.file_id).where(content_fields.c.file_id.in_(sorted(wanted)))
+        return wanted - {file_id for (file_id,) in self.c.execute(query.distinct())}
+
+    def file_owners(self, file_id: str) -> list[tuple[int, int]]:
+        """``(content id, version no)`` of every version whose fields reference the stored file."""
+        query = select(content_fields.c.content_id, content_fields.c.version_no).where(
+            content_fields.c.file_id == file_id
+        )
+        return sorted({(row.content_id, row.version_no) for row in self.c.execute(query)})
 
     def new_field_ids(self, count: int) -> list[int]:
         """Reserve ``count`` new field ids in one statement."""

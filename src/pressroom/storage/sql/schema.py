@@ -222,7 +222,11 @@ content_fields = Table(
     Column("language_code", String(20), nullable=False),
     Column("field_type", String(50), nullable=False),
     Column("value", Text, nullable=True),  # JSON of the normalized stored value
+    # The stored file the value references (binary field types): who may read a file, and whether any
+    # version still needs it, are answered through this index.
+    Column("file_id", String(255), nullable=True),
 )
+Index("ix_content_fields_file", content_fields.c.file_id)
 
 relations = Table(
     "relations",
