@@ -187,3 +187,18 @@ def test_a_write_that_fails_keeps_every_file(api: Api, settings: Settings) -> No
         raise RuntimeError("the transaction fails after the rows went")
     assert _on_disk(settings, file_id)
     assert api.get(f"/content/files/{file_id}").content == b"%PDF-1.4 hello"
+
+
+def test_a_file_shared_by_reference_stays_until_its_last_item_goes(api: Api, settings: Settings) -> None:
+    """``inputUri`` names a stored file instead of uploading one; the file goes with its last reference."""
+    first, file_id = _create_file(api)
+    body = content_create([field("name", "Copy"), field("file", {"inputUri": file_id})], type_id=FILE_TYPE)
+    response = post_content(api, body)
+    assert response.status_code == 201, response.text
+    second = response.json()["Content"]["_id"]
+    assert _file_of(api, second, 1)["id"] == file_id
+    assert api.delete(f"/content/objects/{first}").status_code == 204
+    assert _on_disk(settings, file_id)
+    assert api.get(f"/content/files/{file_id}").status_code == 200
+    assert api.delete(f"/content/objects/{second}").status_code == 204
+    assert not _on_disk(settings, file_id)

@@ -42,6 +42,26 @@ def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
             log.warning("could not delete the unreferenced file %s", file_id, exc_info=True)
 
 
+def check_file_readable(permissions: Permissions, user: User, tx: Tx, file_id: str) -> None:
+    """Raises NotFound when no version of live content references the file, Unauthorized when the user
+    may read none of the versions that do."""
+    refused: Unauthorized | None = None
+    for content_id, version_no in tx.content.file_owners(file_id):
+        info = tx.content.get(content_id)
+        version = tx.content.get_version(content_id, version_no)
+        if info is None or version is None or info.status == TRASHED:
+            continue
+        try:
+            check_version_readable(permissions, user, tx, info, version)
+        except Unauthorized as error:
+            refused = refused or error
+            continue
+        return
+    if refused is not None:
+        raise refused
+    raise NotFound.of("file", file_id)
+
+
 class FileService:
     def __init__(self, store: Store, files: FileStore, permissions: Permissions) -> None:
         self.store = store
@@ -56,23 +76,6 @@ class FileService:
         that is not a file id.
         """
         with self.store.read() as tx:
-            self._check_readable(tx, user, file_id)
+            check_file_readable(self.permissions, user, tx, file_id)
         data = self.files.get(file_id)
         return data, mimetypes.guess_type(file_id)[0] or DEFAULT_MIME_TYPE
-
-    def _check_readable(self, tx: Tx, user: User, file_id: str) -> None:
-        refused: Unauthorized | None = None
-        for content_id, version_no in tx.content.file_owners(file_id):
-            info = tx.content.get(content_id)
-            version = tx.content.get_version(content_id, version_no)
-            if info is None or version is None or info.status == TRASHED:
-                continue
-            try:
-                check_version_readable(self.permissions, user, tx, info, version)
-            except Unauthorized as error:
-                refused = refused or error
-                continue
-            return
-        if refused is not None:
-            raise refused
-        raise NotFound.of("file", file_id)

@@ -15,7 +15,6 @@ from pressroom.domain.location import LocationCreate
 from pressroom.rest.input.node import Node, as_list
 from pressroom.rest.media import strip_prefix
 from pressroom.rest.request import RestRequest
-from pressroom.rest.routing import MAX_ID
 
 _USER = re.compile(r"^/user/users/([0-9]{1,10})/?$")
 
