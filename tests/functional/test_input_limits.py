@@ -204,3 +204,15 @@ def test_a_username_pattern_the_bounded_engine_refuses_is_400(api: Api, pattern:
     )
     error = error_message(create_type(api, body), 400)
     assert "fieldSettings 'UsernamePattern'" in error["errorDescription"]
+
+
+@pytest.mark.parametrize(
+    ("title", "name"), [("a\x000\x00b", "a0b"), ("\x00" + "9" * 5000 + "\x00", "9" * 150)]
+)
+def test_nul_characters_in_field_text_are_plain_text_in_the_name(api: Api, title: str, name: str) -> None:
+    """NUL once marked resolved groups inside the name resolver: a client's NUL and digits were read as
+    a group index (IndexError, or int() past 4,300 digits: a 500)."""
+    data = content_create([field("title", title)], type_id=_type_with(api))
+    created = post_content(api, data)
+    assert created.status_code == 201, created.text
+    assert created.json()["Content"]["Name"] == name

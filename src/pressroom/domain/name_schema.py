@@ -18,6 +18,9 @@ NAME_LENGTH = 150
 def resolve_name_schema(schema: str, texts: Mapping[str, str]) -> str:
     """The name for one language, given the name text of each field (by field identifier)."""
     groups: list[str] = []
+    # NUL marks the resolved groups below: one from the client (schema or field text) must not read as
+    # a group index, so names never carry it.
+    schema = schema.replace("\x00", "")
 
     def group(match: re.Match[str]) -> str:
         groups.append(_TOKEN.sub(token, match.group(1)).strip())
@@ -29,7 +32,7 @@ def resolve_name_schema(schema: str, texts: Mapping[str, str]) -> str:
             if key.startswith("\x00") and key.endswith("\x00"):
                 text = groups[int(key.strip("\x00"))]
             else:
-                text = texts.get(key, "")
+                text = texts.get(key, "").replace("\x00", "")
             if text:
                 return text
         return ""
