@@ -26,7 +26,7 @@ from tests.functional.content_support import (
     version,
 )
 from tests.functional.support import error_message
-from tests.helpers import EZ_PREFIX, PREFIX, Api, media
+from tests.helpers import EZ_PREFIX, PREFIX, Api, StatementCounter, media
 
 FILE_TYPE = 12  # the clean install's "file" type: name, description, file (ezbinaryfile)
 MEDIA = "1/43"  # the Media folder: section 3, which anonymous users may not read
@@ -202,3 +202,18 @@ def test_a_file_shared_by_reference_stays_until_its_last_item_goes(api: Api, set
     assert api.get(f"/content/files/{file_id}").status_code == 200
     assert api.delete(f"/content/objects/{second}").status_code == 204
     assert not _on_disk(settings, file_id)
+
+
+def test_file_bookkeeping_costs_one_statement_and_only_when_a_file_is_released(api: Api) -> None:
+    """The released files come back from the DELETE itself (RETURNING); a file the saved rows keep is not
+    released, so only a write that drops a file pays one SELECT to see whether another version uses it."""
+    content_id, _ = _create_file(api)
+    with StatementCounter() as name_only:
+        assert update_version(api, content_id, 1, [field("name", "Renamed")]).status_code == 200
+    with StatementCounter() as replacing:
+        assert update_version(api, content_id, 1, [_upload("v2.pdf", b"%PDF second")]).status_code == 200
+    assert replacing.count == name_only.count + 1
+    second = _file_of(api, content_id, 1)["id"]
+    with StatementCounter() as reading:
+        assert api.get(f"/content/files/{second}").status_code == 200
+    assert reading.count <= 4  # the referencing versions, the item, the version: no loop over the store

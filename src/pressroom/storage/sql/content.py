@@ -461,23 +461,22 @@ class SqlContentGateway:
         """Replace every field of a version (``replace=False``: a version with no fields yet)."""
         if replace:
             self._delete_fields(_of_version(content_id, version_no))
-        if fields:
-            self.c.execute(
-                insert(content_fields),
-                [
-                    {
-                        "content_id": content_id,
-                        "version_no": version_no,
-                        "id": f.id,
-                        "field_definition_id": f.field_definition_id,
-                        "language_code": f.language_code,
-                        "field_type": f.field_type,
-                        "value": None if f.value is None else dumps(f.value),
-                        "file_id": get_field_type(f.field_type).stored_file_id(f.value),
-                    }
-                    for f in fields
-                ],
-            )
+        rows = [
+            {
+                "content_id": content_id,
+                "version_no": version_no,
+                "id": f.id,
+                "field_definition_id": f.field_definition_id,
+                "language_code": f.language_code,
+                "field_type": f.field_type,
+                "value": None if f.value is None else dumps(f.value),
+                "file_id": get_field_type(f.field_type).stored_file_id(f.value),
+            }
+            for f in fields
+        ]
+        if rows:
+            self.c.execute(insert(content_fields), rows)
+        self.released_files -= {row["file_id"] for row in rows}  # kept by the new rows: still referenced
 
     def _delete_fields(self, condition: ColumnElement[bool]) -> None:
         """Delete field rows, remembering the files they referenced (one statement: RETURNING)."""
