@@ -216,3 +216,21 @@ def test_nul_characters_in_field_text_are_plain_text_in_the_name(api: Api, title
     created = post_content(api, data)
     assert created.status_code == 201, created.text
     assert created.json()["Content"]["Name"] == name
+
+
+def test_a_rich_text_link_to_an_id_past_the_digit_limit_is_no_relation(api: Api) -> None:
+    """``ezcontent://<5,000 digits>`` names no item (like an id past the 32-bit columns): the text is
+    stored and no relation made, where int() of the digits once raised (a 500)."""
+    type_id = _type_with(api, definition("body", "ezrichtext"))
+    docbook = (
+        '<section xmlns="http://docbook.org/ns/docbook" xmlns:xlink="http://www.w3.org/1999/xlink">'
+        f'<para><link xlink:href="ezcontent://{HUGE}">far</link></para></section>'
+    )
+    created = post_content(
+        api, content_create([field("title", "Far"), field("body", {"xml": docbook})], type_id=type_id)
+    )
+    assert created.status_code == 201, created.text
+    content_id = created.json()["Content"]["_id"]
+    relations = api.get(f"/content/objects/{content_id}/versions/1/relations", accept=media("RelationList"))
+    assert relations.status_code == 200, relations.text
+    assert relations.json()["Relations"]["Relation"] == []

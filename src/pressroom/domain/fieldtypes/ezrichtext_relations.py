@@ -10,8 +10,8 @@ from pressroom.domain.content import EMBED, LINK
 from pressroom.domain.fieldtypes.base import RelationTarget
 from pressroom.domain.fieldtypes.ezrichtext_convert import DOCBOOK_NS, XLINK_NS
 from pressroom.domain.fieldtypes.ezrichtext_xml import parse
+from pressroom.domain.integers import MAX_ID, parse_int
 
-MAX_ID = 2**31 - 1  # an id no stored item can exceed
 _KINDS = {
     f"{{{DOCBOOK_NS}}}link": LINK,
     f"{{{DOCBOOK_NS}}}ezembed": EMBED,
@@ -27,7 +27,8 @@ def docbook_relations(docbook: str) -> list[RelationTarget]:
     found: list[RelationTarget] = []
     for element in parse(docbook, "rich text").iter(*_KINDS):
         match = _HREF.fullmatch(element.get(_HREF_ATTRIBUTE) or "")
-        if match is None or int(match.group(2)) > MAX_ID:
+        target = parse_int(match.group(2)) if match else None
+        if match is None or target is None or target > MAX_ID:  # names nothing that can exist
             continue
-        found.append(RelationTarget(_KINDS[element.tag], int(match.group(2)), match.group(1) == "ezlocation"))
+        found.append(RelationTarget(_KINDS[element.tag], target, match.group(1) == "ezlocation"))
     return list(dict.fromkeys(found))
