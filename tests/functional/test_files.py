@@ -204,15 +204,16 @@ def test_a_file_shared_by_reference_stays_until_its_last_item_goes(api: Api, set
     assert not _on_disk(settings, file_id)
 
 
-def test_file_bookkeeping_costs_one_statement_and_only_when_a_file_is_released(api: Api) -> None:
+def test_file_bookkeeping_costs_statements_only_when_a_file_is_released(api: Api) -> None:
     """The released files come back from the DELETE itself (RETURNING); a file the saved rows keep is not
-    released, so only a write that drops a file pays one SELECT to see whether another version uses it."""
+    released, so only a write that drops a file pays: one SELECT to see whether another version uses it,
+    and one DELETE ... RETURNING for the image renditions made of it."""
     content_id, _ = _create_file(api)
     with StatementCounter() as name_only:
         assert update_version(api, content_id, 1, [field("name", "Renamed")]).status_code == 200
     with StatementCounter() as replacing:
         assert update_version(api, content_id, 1, [_upload("v2.pdf", b"%PDF second")]).status_code == 200
-    assert replacing.count == name_only.count + 1
+    assert replacing.count == name_only.count + 2
     second = _file_of(api, content_id, 1)["id"]
     with StatementCounter() as reading:
         assert api.get(f"/content/files/{second}").status_code == 200

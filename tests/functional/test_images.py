@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import base64
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 from starlette.testclient import TestClient
 
+from pressroom.config import Settings
 from tests.functional.content_support import content_create, field, post_content, publish, version
 from tests.functional.support import error_message
 from tests.helpers import EZ_PREFIX, PREFIX, Api, StatementCounter, media, xml
@@ -218,3 +220,18 @@ def test_images_and_variations_on_s3_storage(tmp_path: Any, sqlite_url: str, s3_
         served = api.get(small["uri"])
         assert (served.status_code, len(served.content)) == (200, small["fileSize"])
     assert not (tmp_path / "unused").exists()  # nothing went to the local directory
+
+
+def test_a_rendition_is_readable_as_its_original_and_goes_with_it(api: Api, settings: Settings) -> None:
+    """A rendition's file follows its original (issue 15 items 13-14): anonymous users may not read the
+    rendition of an image in the Media section, and deleting the item deletes the rendition too."""
+    content_id, value = image_item(api, jpeg(800, 600))
+    body = variation(api, value["variations"]["small"]["href"])
+    rendition = body["uri"].split("/content/files/", 1)[1]
+    assert api.get(body["uri"]).status_code == 200
+    anonymous = Api(api.client, auth=None).get(body["uri"], accept=media("ErrorMessage"))
+    assert "sectionId '3'" in error_message(anonymous, 401)["errorDescription"]
+    assert Path(settings.file_root, *rendition.split("/")).is_file()
+    assert api.delete(f"/content/objects/{content_id}").status_code == 204
+    assert not Path(settings.file_root, *rendition.split("/")).exists()
+    error_message(api.get(body["uri"], accept=media("ErrorMessage")), 404)

@@ -67,6 +67,15 @@ def variation_file_id(original_id: str, name: str) -> str:
     return f"{directory}/{name}/{file_name}"
 
 
+def variation_origin(file_id: str) -> tuple[str, str] | None:
+    """``(original file id, variation name)`` when ``file_id`` has the form of a rendition's id (the
+    inverse of :func:`variation_file_id`; whether such a rendition was made is the store's to say)."""
+    parts = file_id.split("/")
+    if len(parts) != 5:
+        return None
+    return "/".join((*parts[:3], parts[4])), parts[3]
+
+
 @dataclass(frozen=True, slots=True)
 class Rendition:
     data: bytes

@@ -2,12 +2,14 @@
 
 A file is readable when a version that references it is: the published version of a live item needs
 ``content/read`` in the item's section, a draft or archived version ``content/versionread`` (the rules of
-reading the version itself). A file no version references, deleted content's included, is not found.
+reading the version itself); an image rendition is readable as its original is. A file no version
+references, deleted content's included, is not found.
 
 Files are deleted by one mechanism: every write of the content and version services runs in
 :func:`write_releasing_files`. The gateway remembers the files of the field rows a write removes or
 replaces; once the transaction has committed, those that no version references any more are deleted from
-the file store. Never before the commit: a write that fails keeps every file.
+the file store, with the renditions made of them. Never before the commit: a write that fails keeps every
+file.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from contextlib import contextmanager
 from pressroom.domain.content import TRASHED
 from pressroom.domain.errors import NotFound, Unauthorized
 from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.image_variation import variation_origin
 from pressroom.domain.user import User
 from pressroom.services.content_ops import check_version_readable
 from pressroom.services.permissions import Permissions
@@ -31,11 +34,13 @@ log = logging.getLogger("pressroom.files")
 
 @contextmanager
 def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
-    """A write transaction; after it commits, the files it left without any referencing version go."""
+    """A write transaction; after it commits, the files it left without any referencing version go,
+    with the image renditions made of them."""
     with store.write() as tx:
         yield tx
-        orphans = tx.content.unreferenced(tx.content.released_files)
-    for file_id in sorted(orphans):
+        originals = sorted(tx.content.unreferenced(tx.content.released_files))
+        orphans = originals + tx.image_variations.forget(originals)
+    for file_id in orphans:
         try:
             files.delete(file_id)
         except OSError:  # the write has committed: a file left behind is garbage, not a failed request
@@ -43,10 +48,14 @@ def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
 
 
 def check_file_readable(permissions: Permissions, user: User, tx: Tx, file_id: str) -> None:
-    """Raises NotFound when no version of live content references the file, Unauthorized when the user
-    may read none of the versions that do."""
+    """Raises NotFound when no version of live content references the file (or, for an image rendition,
+    its original), Unauthorized when the user may read none of the versions that do."""
+    owners = tx.content.file_owners(file_id)
+    origin = variation_origin(file_id) if not owners else None
+    if origin is not None and (made := tx.image_variations.get(*origin)) and made.file_id == file_id:
+        owners = tx.content.file_owners(origin[0])
     refused: Unauthorized | None = None
-    for content_id, version_no in tx.content.file_owners(file_id):
+    for content_id, version_no in owners:
         info = tx.content.get(content_id)
         version = tx.content.get_version(content_id, version_no)
         if info is None or version is None or info.status == TRASHED:

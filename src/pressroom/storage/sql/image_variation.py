@@ -42,17 +42,9 @@ class SqlImageVariationGateway:
             .on_conflict_do_nothing()
         )
 
-    def of_originals(self, original_file_ids: list[str]) -> list[str]:
-        """The rendition file ids of these originals."""
+    def forget(self, original_file_ids: list[str]) -> list[str]:
+        """Drop what is known of the renditions of these originals; returns their file ids (RETURNING)."""
         if not original_file_ids:
             return []
-        query = select(image_variations.c.file_id).where(
-            image_variations.c.original_file_id.in_(original_file_ids)
-        )
-        return [row.file_id for row in self.c.execute(query)]
-
-    def forget(self, original_file_ids: list[str]) -> None:
-        if original_file_ids:
-            self.c.execute(
-                delete(image_variations).where(image_variations.c.original_file_id.in_(original_file_ids))
-            )
+        query = delete(image_variations).where(image_variations.c.original_file_id.in_(original_file_ids))
+        return [row.file_id for row in self.c.execute(query.returning(image_variations.c.file_id))]
