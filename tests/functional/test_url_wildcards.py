@@ -117,6 +117,7 @@ def test_refused_with_403(api: Api) -> None:
     assert create(api, "/dup/*", "/x/{1}").status_code == 201
     error_message(create(api, "dup/*/", "/elsewhere"), 403)  # the same source once cleaned
     error_message(create(api, "/one/*", "/x/{2}"), 403)  # {2} without a second *
+    error_message(create(api, "/two/*", "/x/{" + "9" * 5000 + "}"), 403)  # once int() of 5,000 digits: 500
     assert len(wildcard_list(api)) == 1
 
 

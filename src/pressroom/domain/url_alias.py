@@ -19,6 +19,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pressroom.domain.integers import parse_int
+
 ROOT_NODE = 0
 CONTENT_ROOT_LOCATION_ID = 2  # its alias is the empty segment "" (the path "/")
 TOP_LOCATION_IDS = frozenset({1, CONTENT_ROOT_LOCATION_ID})  # their children sit at the top level
@@ -165,4 +167,4 @@ def clean_url(url: str) -> str:
 def placeholders_fit(source_url: str, destination_url: str) -> bool:
     """Every ``{n}`` of the destination names one of the source's ``*`` (counting from 1)."""
     stars = source_url.count("*")
-    return all(1 <= int(n) <= stars for n in _PLACEHOLDER.findall(destination_url))
+    return all(1 <= (parse_int(n) or 0) <= stars for n in _PLACEHOLDER.findall(destination_url))

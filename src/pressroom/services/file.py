@@ -43,7 +43,7 @@ def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
     for file_id in orphans:
         try:
             files.delete(file_id)
-        except OSError:  # the write has committed: a file left behind is garbage, not a failed request
+        except Exception:  # the write has committed: a file left behind (disk, S3) is garbage, not a failure
             log.warning("could not delete the unreferenced file %s", file_id, exc_info=True)
 
 
