@@ -307,6 +307,8 @@ def test_find_no_group_is_404(api: Api, query: str) -> None:
     error_message(api.get(f"/user/groups?{query}", accept=REFS), 404)
 
 
-def test_find_group_by_a_bad_id_is_400(api: Api) -> None:
-    body = error_message(api.get("/user/groups?id=twelve", accept=REFS), 400)
+@pytest.mark.parametrize("bad", ["twelve", "\u00b2", "9" * 5000, str(2**31)])
+def test_find_group_by_a_bad_id_is_400(api: Api, bad: str) -> None:
+    """Not an id, or one past the id columns (5,000 digits once reached int(): a 500)."""
+    body = error_message(api.get(f"/user/groups?id={bad}", accept=REFS), 400)
     assert "'id'" in body["errorDescription"]

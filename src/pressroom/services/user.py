@@ -24,6 +24,7 @@ from pressroom.services.content_ops import (
     place,
     resolve_location,
 )
+from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
     content_create,
@@ -119,7 +120,7 @@ class UserService:
         self.permissions.require(viewer, "content", "create")
         self.permissions.require(viewer, "content", "publish")
         moment = now()
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             group = group_at(tx, group_path)
             content_type = type_named(tx, struct.content_type_id, USER_TYPE)
             definition = account_definition(content_type)
@@ -142,7 +143,7 @@ class UserService:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         self.permissions.require(viewer, "content", "edit")
         moment = now()
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             current = lock_user(tx, self.permissions, viewer, user_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
@@ -175,7 +176,7 @@ class UserService:
     def delete(self, viewer: User, user_id: int) -> None:
         """Delete the user and its account; Forbidden for the caller itself."""
         self.permissions.require(viewer, "content", "remove")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             lock_user(tx, self.permissions, viewer, user_id)
             if user_id == viewer.id:
                 raise Forbidden("Cannot delete the currently authenticated User")
@@ -186,7 +187,7 @@ class UserService:
         is already in it. Returns the user's groups."""
         if not self.permissions.can(viewer, "content", "manage_locations"):
             raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
             group = tx.locations.get(group_location_id)
             if group is None or not is_group(tx, group):
@@ -201,7 +202,7 @@ class UserService:
         """Remove the user's location below the group; Forbidden when the user is not in it or it is the
         user's last group. Returns the remaining groups."""
         self.permissions.require(viewer, "content", "manage_locations")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             lock_user(tx, self.permissions, viewer, user_id)  # the row lock every writer of the item takes
             locations = tx.locations.of_content(user_id)
             doomed = next(

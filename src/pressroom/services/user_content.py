@@ -10,6 +10,7 @@ from pressroom.domain.content import ContentCreate, ContentInfo, ContentUpdate, 
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import NotFound, found
 from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserContent, UserGroup
 from pressroom.services.content import create_draft, update_metadata
@@ -48,7 +49,10 @@ def group_not_found(path: str) -> NotFound:
 def group_at(tx: Tx, path: str) -> Location:
     """The location at exactly ``path`` (``"1/5/13"``) whose content is a user group."""
     parts = path.strip("/").split("/")
-    location = tx.locations.get(int(parts[-1])) if parts[-1].isdigit() else None
+    location_id = parse_int(parts[-1])
+    location = (
+        tx.locations.get(location_id) if location_id is not None and 0 < location_id <= MAX_ID else None
+    )
     if location is None or location.path != path.strip("/") or not is_group(tx, location):
         raise group_not_found(path)
     return location

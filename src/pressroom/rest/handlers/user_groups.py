@@ -4,6 +4,7 @@ subgroups and users of a group (spec/endpoints-users.tsv)."""
 from __future__ import annotations
 
 from pressroom.domain.errors import BadRequest
+from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.domain.user import UserGroup
 from pressroom.rest.handlers.users import listed_here, page, user_list
@@ -12,7 +13,6 @@ from pressroom.rest.input.users import parse_user_create, parse_user_group_creat
 from pressroom.rest.output.users import UserGroupList, UserGroupRefList, UserList, UserRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
-from pressroom.rest.routing import MAX_ID
 from pressroom.services.user_content import ROOT_USER_GROUP_PATH
 
 
@@ -25,9 +25,9 @@ def _group_list(req: RestRequest, groups: list[Location]) -> UserGroupList | Use
 
 def list_groups(req: RestRequest) -> UserGroupList | UserGroupRefList:
     raw_id = req.query.get("id")
-    if raw_id is not None and not (raw_id.isascii() and raw_id.isdigit() and int(raw_id) <= MAX_ID):
+    content_id = parse_int(raw_id) if raw_id is not None else None
+    if raw_id is not None and (content_id is None or not 0 <= content_id <= MAX_ID):
         raise BadRequest(f"Query parameter 'id' must be a content id, got '{raw_id}'")
-    content_id = int(raw_id) if raw_id is not None else None
     groups = req.services.user_groups.find(
         req.user, content_id=content_id, remote_id=req.query.get("remoteId")
     )
