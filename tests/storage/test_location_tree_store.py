@@ -26,9 +26,10 @@ BIG = 10_000
 # locations or 10,000. A move regenerates the aliases of the moved top location only (11 statements): the
 # paths below follow its node; the content types it needs come from the process cache once warm. Delete
 # and trash drop the subtree's alias entries in one statement, and delete also the user accounts of the
-# deleted content and marks the items that related to it changed.
+# deleted content, marks the items that related to it changed, and deletes their field rows with RETURNING
+# of the files they referenced (the stored-file bookkeeping of services/file.py).
 MOVE_STATEMENTS = 23
-DELETE_STATEMENTS = 9
+DELETE_STATEMENTS = 10
 TRASH_STATEMENTS = 10
 
 
