@@ -61,7 +61,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
             secret = tx.settings.get("secret_key") or ""
     if not secret:
         raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
-    permissions = Permissions()
+    permissions = Permissions(store)
     locations = LocationService(store, permissions)
     return Services(
         permissions=permissions,

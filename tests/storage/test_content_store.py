@@ -35,7 +35,7 @@ def store(database_url: str) -> Iterator[SqlStore]:
 
 def services(store: SqlStore, root: Path) -> tuple[ContentService, VersionService]:
     files = LocalFileStore(root)
-    return ContentService(store, Permissions(), files), VersionService(store, Permissions(), files)
+    return ContentService(store, Permissions(store), files), VersionService(store, Permissions(store), files)
 
 
 def folder(name: str, parent: int = 2) -> ContentCreate:

@@ -13,6 +13,7 @@ from pressroom.services.permissions import Permissions
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.schema import content, locations
+from pressroom.storage.sql.store import SqlStore
 
 ALL_CONTENT = [1, 4, 10, 11, 12, 13, 14, 41, 42, 49, 50, 51]
 
@@ -54,6 +55,8 @@ def location_ids(engine: Engine, criterion: q.Criterion) -> list[int]:
         (q.Subtree(("/1/43/", "/1/5/44/")), [10, 41, 42, 49, 50, 51]),
         (q.LocationId((15, 45)), [10, 14]),
         (q.ParentLocationId((43,)), [49, 50, 51]),
+        (q.OwnerInGroups((13,)), ALL_CONTENT),  # admin (14) is in Administrator users (location 13)
+        (q.OwnerInGroups((44,)), []),
         (q.LogicalAnd((q.SectionId((2,)), q.ContentTypeId((4,)))), [10, 14]),
         (q.LogicalOr((q.SectionId((1,)), q.ContentTypeId((4,)))), [1, 10, 14]),
         (q.LogicalNot(q.SectionId((2,))), [1, 41, 49, 50, 51]),
@@ -81,8 +84,9 @@ def test_simplifying_combinators() -> None:
     assert q.any_of([]) == q.MatchNone()
 
 
-def test_read_criterion_of_the_stub_policy(engine: Engine) -> None:
-    permissions = Permissions()
+def test_read_criterion_of_the_clean_install_roles(engine: Engine) -> None:
+    # Anonymous: policy 328 content/read [Section 1]; admin: policy 332 */* (install.md §10).
+    permissions = Permissions(SqlStore(engine))
     anonymous = User(10, "anonymous", "", True, is_anonymous=True)
     admin = User(14, "admin", "", True)
     assert content_ids(engine, permissions.read_criterion(anonymous)) == [1]

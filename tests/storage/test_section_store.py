@@ -198,7 +198,7 @@ def test_concurrent_creates_of_one_identifier_end_in_forbidden_not_a_driver_erro
         return found
 
     monkeypatch.setattr(SqlSectionGateway, "by_identifier", check_then_wait)
-    service = SectionService(store, Permissions())
+    service = SectionService(store, Permissions(store))
     admin = User(14, "admin", "admin@link.invalid", True)
     outcomes: list[str] = []
 

@@ -83,6 +83,13 @@ class Subtree(Criterion):
     path_strings: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class OwnerInGroups(Criterion):
+    """Items whose owner is directly in one of the user groups at ``location_ids`` (the Group limitation)."""
+
+    location_ids: tuple[int, ...]
+
+
 def all_of(criteria: Iterable[Criterion]) -> Criterion:
     """The conjunction, simplified: MatchAll parts dropped, any MatchNone wins, one part stands alone."""
     parts: list[Criterion] = []

@@ -90,7 +90,8 @@ class RestApp:
         if scope["path"] in operations.PATHS:
             reply = self._operation(scope["path"], trace)
         else:
-            reply = await self.handle(scope, receive, trace)
+            with self.services.permissions.scope():  # the caller's grants are loaded once per request
+                reply = await self.handle(scope, receive, trace)
         reply.header("x-request-id", trace.request_id)
         if self.cors.enabled and not reply.cors_done:
             for name, value in self.cors.response_headers(Headers(scope=scope)):

@@ -1,41 +1,182 @@
-"""Permission checks, the single place services ask "may this user do that?".
+"""The permission resolver: the single place services ask "may this user do that?".
 
-Until roles and policies are stored (the permission issue), the policy is the clean install's in its
-simplest form: the anonymous user may read content of the Standard section (1), embed content, and log
-in; every authenticated user is an administrator (the only account that can log in today is the seeded
-``admin``).
+A user's grants are the policies of every role assigned to the user or to a group above one of its
+locations, each narrowed by its assignment's limitation. They are loaded with one statement per request
+(kept for the request by :meth:`Permissions.scope`). Role definitions are kept per process and reloaded
+when the role revision counter, read by that same statement, says another write changed them.
+
+``can``/``require`` answer for one target (``domain.permission.Target``); ``read_criterion`` answers
+"what may this user read" as a criterion that lists and searches compile into their SQL.
 """
 
 from __future__ import annotations
 
-from pressroom.domain.errors import Unauthorized
-from pressroom.domain.query import Criterion, MatchAll, SectionId
-from pressroom.domain.user import User
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
-ANONYMOUS_FUNCTIONS = frozenset({("content", "read"), ("content", "view_embed"), ("user", "login")})
-# The Section limitation of the clean install's Anonymous role on content/read (policy 328).
-ANONYMOUS_READABLE_SECTIONS = frozenset({1})
+from pressroom.domain.content import ContentInfo
+from pressroom.domain.errors import Unauthorized
+from pressroom.domain.location import Location
+from pressroom.domain.permission import Subject, Target, grant_allows, read_criterion
+from pressroom.domain.query import Criterion
+from pressroom.domain.role import Grant, Role
+from pressroom.domain.user import User
+from pressroom.storage.spi import Store, Tx
+
+_REQUEST: ContextVar[dict[int, _Access] | None] = ContextVar("pressroom_permissions", default=None)
+
+
+def content_target(info: ContentInfo, **facts: object) -> Target:
+    """The target of an operation on an existing item (its type, section and owner), plus ``facts``."""
+    return Target(
+        content_id=info.id,
+        content_type_id=info.content_type_id,
+        section_id=info.section_id,
+        owner_id=info.owner_id,
+        **facts,  # type: ignore[arg-type]
+    )
+
+
+class _Facts:
+    """Loads what a limitation needs beyond the target, in the caller's transaction when given."""
+
+    def __init__(self, store: Store, tx: Tx | None) -> None:
+        self.store = store
+        self.tx = tx
+
+    def _locations(self, content_id: int) -> list[Location]:
+        if self.tx is not None:
+            return self.tx.locations.of_content(content_id)
+        with self.store.read() as tx:
+            return tx.locations.of_content(content_id)
+
+    def locations_of(self, content_id: int) -> tuple[Location, ...]:
+        return tuple(self._locations(content_id))
+
+    def group_locations_of(self, user_id: int) -> frozenset[int]:
+        return frozenset(location.parent_id for location in self._locations(user_id))
+
+
+class _Access:
+    """One user's grants, with what is derived from them computed once."""
+
+    __slots__ = ("criterion", "grants", "groups", "user_id")
+
+    def __init__(self, user_id: int, grants: tuple[Grant, ...]) -> None:
+        self.user_id = user_id
+        self.grants = grants
+        self.criterion: Criterion | None = None
+        self.groups: frozenset[int] | None = None
+
+    def subject(self, facts: _Facts) -> Subject:
+        def groups() -> frozenset[int]:
+            if self.groups is None:
+                self.groups = facts.group_locations_of(self.user_id)
+            return self.groups
+
+        return Subject(self.user_id, groups)
 
 
 class Permissions:
-    def can(self, user: User, module: str, function: str, *, section_id: int | None = None) -> bool:
-        """``section_id`` names the section of the content the check is about, when there is one."""
-        if user.is_anonymous:
-            if (module, function) not in ANONYMOUS_FUNCTIONS:
-                return False
-            if (module, function) == ("content", "read") and section_id is not None:
-                return section_id in ANONYMOUS_READABLE_SECTIONS
-            return True
-        return True
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._revision = -1
+        self._roles: dict[int, Role] = {}
 
-    def read_criterion(self, user: User) -> Criterion:
-        """What ``user`` may read, as a criterion that lists and searches compile into their SQL."""
-        if user.is_anonymous:
-            return SectionId(tuple(sorted(ANONYMOUS_READABLE_SECTIONS)))
-        return MatchAll()
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Keep each user's grants for the duration of one request."""
+        token = _REQUEST.set({})
+        try:
+            yield
+        finally:
+            _REQUEST.reset(token)
 
-    def require(self, user: User, module: str, function: str, *, section_id: int | None = None) -> None:
-        """Raise Unauthorized (401 on the wire) when the user lacks ``module/function``."""
-        if not self.can(user, module, function, section_id=section_id):
-            detail = f" with: sectionId '{section_id}'" if section_id is not None else ""
+    # -- loading ----------------------------------------------------------------------------------------
+    def _role_definitions(self, tx: Tx, revision: int) -> dict[int, Role]:
+        with self._lock:
+            if revision == self._revision:
+                return self._roles
+        roles = {role.id: role for role in tx.roles.list_roles()}
+        with self._lock:
+            self._roles, self._revision = roles, revision
+        return roles
+
+    def _load(self, user: User, tx: Tx) -> _Access:
+        revision, assignments = tx.roles.assignments_reaching(user.id)
+        roles = self._role_definitions(tx, revision)
+        grants = tuple(
+            Grant(policy, assignment.limitation)
+            for assignment in assignments
+            if assignment.role_id in roles
+            for policy in roles[assignment.role_id].policies
+        )
+        return _Access(user.id, grants)
+
+    def _access(self, user: User, tx: Tx | None) -> _Access:
+        cache = _REQUEST.get()
+        if cache is not None and user.id in cache:
+            return cache[user.id]
+        if tx is None:
+            with self.store.read() as own:
+                access = self._load(user, own)
+        else:
+            access = self._load(user, tx)
+        if cache is not None:
+            cache[user.id] = access
+        return access
+
+    def grants(self, user: User, tx: Tx | None = None) -> tuple[Grant, ...]:
+        """Every policy reaching ``user``, with the assignment limitation narrowing it."""
+        return self._access(user, tx).grants
+
+    # -- answers ----------------------------------------------------------------------------------------
+    def can(
+        self,
+        user: User,
+        module: str,
+        function: str,
+        *,
+        target: Target | None = None,
+        section_id: int | None = None,
+        tx: Tx | None = None,
+    ) -> bool:
+        """May ``user`` do ``module/function`` on ``target``? Without a target: on anything at all.
+        ``section_id`` alone is short for a target known only by its section."""
+        if target is None and section_id is not None:
+            target = Target(section_id=section_id)
+        access = self._access(user, tx)
+        facts = _Facts(self.store, tx)
+        subject = access.subject(facts)
+        return any(
+            grant.policy.grants(module, function) and grant_allows(grant, subject, target, facts)
+            for grant in access.grants
+        )
+
+    def require(
+        self,
+        user: User,
+        module: str,
+        function: str,
+        *,
+        target: Target | None = None,
+        section_id: int | None = None,
+        tx: Tx | None = None,
+    ) -> None:
+        """Raise Unauthorized (401 on the wire) naming module, function and target when refused."""
+        if target is None and section_id is not None:
+            target = Target(section_id=section_id)
+        if not self.can(user, module, function, target=target, tx=tx):
+            described = target.describe() if target is not None else ""
+            detail = f" with: {described}" if described else ""
             raise Unauthorized(f"The User does not have the '{function}' '{module}' permission{detail}")
+
+    def read_criterion(self, user: User, tx: Tx | None = None) -> Criterion:
+        """What ``user`` may read, as a criterion that lists and searches compile into their SQL."""
+        access = self._access(user, tx)
+        if access.criterion is None:
+            access.criterion = read_criterion(access.grants, access.subject(_Facts(self.store, tx)))
+        return access.criterion

@@ -15,6 +15,8 @@ from sqlalchemy import ColumnElement, FromClause, and_, exists, false, not_, or_
 from pressroom.domain import query as q
 from pressroom.storage.sql.schema import content, locations
 
+members = locations.alias("group_member")
+
 
 def prefix_range(column: Any, prefix: str) -> ColumnElement[bool]:
     """``column`` starts with ``prefix``, as a range an index can serve (byte order, no escaping)."""
@@ -44,6 +46,9 @@ class _Compiler:
             q.ContentTypeId: lambda c: item.c.content_type_id.in_(c.ids),
             q.SectionId: lambda c: item.c.section_id.in_(c.ids),
             q.OwnerId: lambda c: item.c.owner_id.in_(c.ids),
+            q.OwnerInGroups: lambda c: item.c.owner_id.in_(
+                select(members.c.content_id).where(members.c.parent_id.in_(c.location_ids))
+            ),
             q.LocationId: lambda c: self._on_location(lambda loc: loc.c.id.in_(c.ids)),
             q.ParentLocationId: lambda c: self._on_location(lambda loc: loc.c.parent_id.in_(c.ids)),
             q.Subtree: lambda c: self._on_location(

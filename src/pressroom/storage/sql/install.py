@@ -15,6 +15,7 @@ from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.language import language_row
 from pressroom.storage.sql.seed_content import load_content
 from pressroom.storage.sql.seed_content_types import load_content_types
+from pressroom.storage.sql.seed_roles import load_roles
 from pressroom.storage.sql.seed_url_aliases import load_url_aliases
 
 # install.md §1; an install may add more (``pressroom init --languages``)
@@ -104,6 +105,7 @@ def load_clean_install(connection: Connection, admin_password: str, languages: S
     load_content(connection)
     load_object_states(connection)
     load_url_aliases(connection)
+    load_roles(connection)
     connection.execute(
         insert(schema.settings),
         [

@@ -398,3 +398,41 @@ url_wildcards = Table(
     Column("forward", Boolean, nullable=False),
     sqlite_autoincrement=True,
 )
+
+# --- roles, policies, role assignments ---------------------------------------------------------------
+roles = Table(
+    "roles",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("identifier", String(255), nullable=False),
+    Column("status", Integer, nullable=False, default=0),  # 0 DEFINED, 1 DRAFT
+    Column("original_id", Integer, nullable=True),  # the role a draft was made from (None: a new role)
+    sqlite_autoincrement=True,
+)
+Index("ix_roles_identifier", roles.c.identifier)
+
+policies = Table(
+    "policies",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("role_id", Integer, ForeignKey("roles.id", ondelete="CASCADE"), nullable=False),
+    Column("module", String(50), nullable=False),
+    Column("function", String(50), nullable=False),
+    Column("limitations", Text, nullable=False, default="[]"),  # JSON [[identifier, [value, ...]], ...]
+    Column("original_id", Integer, nullable=True),  # a draft's copy of a published policy
+    sqlite_autoincrement=True,
+)
+Index("ix_policies_role", policies.c.role_id)
+
+role_assignments = Table(
+    "role_assignments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("role_id", Integer, ForeignKey("roles.id", ondelete="CASCADE"), nullable=False),
+    Column("assignee_id", Integer, nullable=False),  # content id of a user or a user group
+    Column("limitation_identifier", String(50), nullable=True),  # Section | Subtree | None
+    Column("limitation_values", Text, nullable=True),  # JSON [value, ...]
+    sqlite_autoincrement=True,
+)
+Index("ix_role_assignments_assignee", role_assignments.c.assignee_id)
+Index("ix_role_assignments_role", role_assignments.c.role_id)

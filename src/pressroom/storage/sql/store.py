@@ -22,6 +22,7 @@ from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
+from pressroom.storage.sql.role import SqlRoleGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.trash import SqlTrashGateway
@@ -84,6 +85,10 @@ class SqlTx:
     @cached_property
     def trash(self) -> SqlTrashGateway:
         return SqlTrashGateway(self.connection)
+
+    @cached_property
+    def roles(self) -> SqlRoleGateway:
+        return SqlRoleGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:
