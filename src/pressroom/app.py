@@ -27,6 +27,8 @@ from pressroom.services.location import LocationService
 from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
+from pressroom.services.role import RoleService
+from pressroom.services.role_assignment import RoleAssignmentService
 from pressroom.services.section import SectionService
 from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
@@ -92,6 +94,8 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         url_wildcards=UrlWildcardService(store, permissions),
         users=UserService(store, permissions, files),
         user_groups=UserGroupService(store, permissions, files, locations),
+        roles=RoleService(store, permissions, settings.siteaccesses),
+        role_assignments=RoleAssignmentService(store, permissions),
     )
 
 

@@ -117,6 +117,14 @@ class RoleAssignment:
 
 
 @dataclass(frozen=True, slots=True)
+class Assignee:
+    """A user (by content id) or a user group (by location path such as ``1/5/14``)."""
+
+    user_id: int | None = None
+    group_path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PolicyCreate:
     module: str
     function: str

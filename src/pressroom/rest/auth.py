@@ -86,16 +86,17 @@ async def identify(
     """Who is calling. Only the session cookie of the request's siteaccess counts (auth.md §4): a cookie
     of another siteaccess is not this siteaccess's session. Basic credentials not verified in the last
     minute are checked off the event loop."""
-    cookie_name = cookie_name_for(siteaccess_of(headers, settings))
+    siteaccess = siteaccess_of(headers, settings)
+    cookie_name = cookie_name_for(siteaccess)
     authorization = headers.get("authorization")
     if authorization:
         scheme, _, credentials = authorization.partition(" ")
         scheme = scheme.lower()
         if scheme == "basic":
             login, password = _basic_credentials(credentials.strip())
-            user = auth.cached_basic(login, password)
+            user = auth.cached_basic(login, password, siteaccess)
             if user is None:
-                user = await off_loop(auth.basic, login, password, address)
+                user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess)
             return Caller(user, None, cookie_name)
         if scheme == "bearer":
             return Caller(auth.user_from_token(credentials.strip()), None, cookie_name)

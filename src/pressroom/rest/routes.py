@@ -6,6 +6,7 @@ from pressroom.rest.handlers import basics, bookmarks, files, images, object_sta
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
 from pressroom.rest.handlers import locations as lo
+from pressroom.rest.handlers import roles as ro
 from pressroom.rest.handlers import trash as tr
 from pressroom.rest.handlers import url_aliases as ua
 from pressroom.rest.handlers import user_groups as ug
@@ -29,6 +30,10 @@ _USER = "/user/users/{userId:int}"
 _USER_GROUP = "/user/groups/{path:path}"
 _LOCATION = "/content/locations/{path:path}"
 _TRASH_ITEM = "/content/trash/{trashItemId:int}"
+_ROLE = "/user/roles/{roleId:int}"
+_POLICY = _ROLE + "/policies/{policyId:int}"
+_USER_ROLES = "/user/users/{userId:int}/roles"
+_GROUP_ROLES = "/user/groups/{path:path}/roles"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -206,6 +211,40 @@ ROUTES: list[Route] = [
     make_route("POST", _USER_GROUP + "/subgroups", ug.create_subgroup, "user_group.create"),
     make_route("GET", _USER_GROUP + "/users", ug.list_users, "user_group.users"),
     make_route("POST", _USER_GROUP + "/users", ug.create_user, "user_group.create_user"),
+    # roles, their drafts and policies
+    make_route("GET", "/user/roles", ro.list_roles, "role.list"),
+    make_route("POST", "/user/roles", ro.create_role, "role.create"),
+    make_route("POST", _ROLE, ro.create_role_draft, "role.create_draft"),
+    make_route("GET", _ROLE, ro.load_role, "role.load"),
+    make_route("PATCH", _ROLE, ro.update_role, "role.update"),
+    make_route("DELETE", _ROLE, ro.delete_role, "role.delete"),
+    make_route("GET", _ROLE + "/draft", ro.load_role_draft, "role.draft"),
+    make_route("PATCH", _ROLE + "/draft", ro.update_role_draft, "role.update_draft"),
+    make_route("PUBLISH", _ROLE + "/draft", ro.publish_role_draft, "role.publish_draft"),
+    make_route("DELETE", _ROLE + "/draft", ro.delete_role_draft, "role.delete_draft"),
+    make_route("GET", _ROLE + "/policies", ro.list_policies, "policy.list"),
+    make_route("POST", _ROLE + "/policies", ro.add_policy, "policy.create"),
+    make_route("DELETE", _ROLE + "/policies", ro.delete_policies, "policy.delete_all"),
+    make_route("GET", _POLICY, ro.load_policy, "policy.load"),
+    make_route("PATCH", _POLICY, ro.update_policy, "policy.update"),
+    make_route("DELETE", _POLICY, ro.delete_policy, "policy.delete"),
+    make_route("GET", "/user/policies", ro.policies_of_user, "policy.of_user"),
+    # role assignments of users and user groups
+    make_route("GET", _USER_ROLES, ro.user_assignments, "role_assignment.user_list"),
+    make_route("POST", _USER_ROLES, ro.assign_role_to_user, "role_assignment.user_assign"),
+    make_route("GET", _USER_ROLES + "/{roleId:int}", ro.user_assignment, "role_assignment.user_load"),
+    make_route(
+        "DELETE", _USER_ROLES + "/{roleId:int}", ro.unassign_role_from_user, "role_assignment.user_unassign"
+    ),
+    make_route("GET", _GROUP_ROLES, ro.group_assignments, "role_assignment.group_list"),
+    make_route("POST", _GROUP_ROLES, ro.assign_role_to_group, "role_assignment.group_assign"),
+    make_route("GET", _GROUP_ROLES + "/{roleId:int}", ro.group_assignment, "role_assignment.group_load"),
+    make_route(
+        "DELETE",
+        _GROUP_ROLES + "/{roleId:int}",
+        ro.unassign_role_from_group,
+        "role_assignment.group_unassign",
+    ),
 ]
 
 

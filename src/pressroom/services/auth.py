@@ -24,6 +24,7 @@ import jwt
 
 from pressroom.domain.errors import BadRequest, NotFound, Unauthorized
 from pressroom.domain.passwords import hash_password, needs_rehash, verify_nothing, verify_password
+from pressroom.domain.permission import Target
 from pressroom.domain.user import Session, User
 from pressroom.services.permissions import Permissions
 from pressroom.services.throttle import LoginThrottle
@@ -69,15 +70,18 @@ class AuthService:
         with self.store.read() as tx:
             return tx.users.get(user_id)
 
-    def check_password(self, login: str, password: str, address: str | None = None) -> User:
-        """The enabled user with these credentials allowed to log in.
+    def check_password(
+        self, login: str, password: str, address: str | None = None, *, siteaccess: str
+    ) -> User:
+        """The enabled user with these credentials allowed to log in on ``siteaccess`` (``user/login``,
+        which a SiteAccess limitation narrows).
 
         Raises Unauthorized for wrong credentials, TooManyRequests while the login or the client address
         is blocked after failures. Costs an argon2 verification: call it off the event loop.
         """
-        return self._checked(login, password, address)[0]
+        return self._checked(login, password, address, siteaccess)[0]
 
-    def _checked(self, login: str, password: str, address: str | None) -> tuple[User, str]:
+    def _checked(self, login: str, password: str, address: str | None, siteaccess: str) -> tuple[User, str]:
         """``check_password``, with the password hash the password was verified against."""
         attempt = self.throttle.begin(login, address)
         try:
@@ -86,7 +90,7 @@ class AuthService:
             self.throttle.failed(attempt)
             raise
         self.throttle.succeeded(attempt)
-        self.permissions.require(user, "user", "login")
+        self.permissions.require(user, "user", "login", target=Target(siteaccess=siteaccess))
         return user, password_hash
 
     def _verified(self, login: str, password: str) -> tuple[User, str]:
@@ -106,13 +110,14 @@ class AuthService:
                 tx.users.set_password_hash(user.id, password_hash)
         return user, password_hash
 
-    def cached_basic(self, login: str, password: str) -> User | None:
-        """The user of Basic credentials verified in the last minute, without argon2; None otherwise.
+    def cached_basic(self, login: str, password: str, siteaccess: str) -> User | None:
+        """The user of Basic credentials verified on this siteaccess in the last minute, without argon2;
+        None otherwise.
 
         The account is read again (one indexed query): a user disabled or deleted since, or whose password
         changed, is not remembered.
         """
-        cached = self._basic_cache.get(self._basic_key(login, password))
+        cached = self._basic_cache.get(self._basic_key(login, password, siteaccess))
         if cached is None or cached[0] <= time.monotonic():
             return None
         with self.store.read() as tx:
@@ -121,17 +126,17 @@ class AuthService:
             return None
         return found[0]
 
-    def _basic_key(self, login: str, password: str) -> bytes:
-        message = f"{login}\x00{password}".encode("utf-8", "surrogateescape")
+    def _basic_key(self, login: str, password: str, siteaccess: str) -> bytes:
+        message = f"{login}\x00{password}\x00{siteaccess}".encode("utf-8", "surrogateescape")
         return hmac.new(self.secret_key.encode(), message, hashlib.sha256).digest()
 
-    def basic(self, login: str, password: str, address: str | None = None) -> User:
+    def basic(self, login: str, password: str, address: str | None = None, *, siteaccess: str) -> User:
         """Basic credentials: from the cache, else checked like a login (throttled, argon2)."""
-        cached = self.cached_basic(login, password)
+        cached = self.cached_basic(login, password, siteaccess)
         if cached is not None:
             return cached
-        user, password_hash = self._checked(login, password, address)
-        key = self._basic_key(login, password)
+        user, password_hash = self._checked(login, password, address, siteaccess)
+        key = self._basic_key(login, password, siteaccess)
         now = time.monotonic()
         with self._lock:
             if len(self._basic_cache) >= BASIC_CACHE_SIZE:

@@ -18,6 +18,8 @@ from pressroom.services.location import LocationService
 from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
+from pressroom.services.role import RoleService
+from pressroom.services.role_assignment import RoleAssignmentService
 from pressroom.services.section import SectionService
 from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
@@ -49,3 +51,5 @@ class Services:
     users: UserService
     user_groups: UserGroupService
     trash: TrashService
+    roles: RoleService
+    role_assignments: RoleAssignmentService

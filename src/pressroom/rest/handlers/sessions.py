@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.user import Session
-from pressroom.rest.auth import clearing_cookie, csrf_token_matches
+from pressroom.rest.auth import clearing_cookie, csrf_token_matches, siteaccess_of
 from pressroom.rest.output.sessions import SessionView, Token
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty, NoContent, Redirect, WithHeaders
@@ -32,7 +32,8 @@ def create_session(req: RestRequest) -> WithHeaders | Empty:
             return WithHeaders(SessionView(current, req.cookie_name, current.csrf_token))
         if not req.user.is_anonymous:
             return Empty(409)
-    user = req.services.auth.check_password(login, password, req.client)
+    siteaccess = siteaccess_of(req.headers, req.settings)
+    user = req.services.auth.check_password(login, password, req.client, siteaccess=siteaccess)
     session = req.services.auth.start_session(user, replaces=current)
     return WithHeaders(
         SessionView(session, req.cookie_name, session.csrf_token),
@@ -74,7 +75,9 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
 
 def create_token(req: RestRequest) -> Token:
     node = req.input("JWTInput")
-    user = req.services.auth.check_password(node.string("username"), node.string("password"), req.client)
+    siteaccess = siteaccess_of(req.headers, req.settings)
+    login, password = node.string("username"), node.string("password")
+    user = req.services.auth.check_password(login, password, req.client, siteaccess=siteaccess)
     return Token(req.services.auth.issue_token(user))
 
 

@@ -1,0 +1,214 @@
+"""Roles, role drafts and policies.
+
+Changes to a published role (its identifier, its policies) are applied to it directly in one transaction:
+that is what the reference's "draft, change, publish" amounts to, without a window in which the draft is
+visible. Every write bumps the role revision, so every process reloads its cached role definitions.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Sequence
+
+from pressroom.domain.errors import BadRequest, Forbidden, NotFound
+from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role
+from pressroom.domain.user import User
+from pressroom.services.limitations import check_function, check_policy_limitations
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store, Tx
+
+
+def _check_identifier(identifier: str) -> str:
+    identifier = identifier.strip()
+    if not identifier:
+        raise BadRequest("The role identifier must not be empty")
+    if len(identifier) > 255:
+        raise BadRequest("The role identifier is longer than 255 characters")
+    return identifier
+
+
+def get_role(tx: Tx, role_id: int) -> Role:
+    """A published role; NotFound for a draft id."""
+    role = tx.roles.get(role_id)
+    if role is None or role.is_draft:
+        raise NotFound.of("Role", role_id)
+    return role
+
+
+def get_draft(tx: Tx, role_id: int) -> Role:
+    """A draft by its own id, or the draft of the role ``role_id``."""
+    found = tx.roles.get(role_id)
+    if found is not None and found.is_draft:
+        return found
+    draft = tx.roles.draft_of(role_id) if found is not None else None
+    if draft is None:
+        raise NotFound.of("RoleDraft", role_id)
+    return draft
+
+
+def _policy(role: Role, policy_id: int, path: str) -> Policy:
+    for policy in role.policies:
+        if policy.id == policy_id:
+            return policy
+    raise NotFound(f"Policy not found: '{path}'.")
+
+
+class RoleService:
+    def __init__(self, store: Store, permissions: Permissions, siteaccesses: Sequence[str]) -> None:
+        self.store = store
+        self.permissions = permissions
+        self.siteaccesses = tuple(siteaccesses)
+
+    # -- roles ----------------------------------------------------------------------------------------
+    def list(
+        self, user: User, identifier: str | None = None, offset: int = 0, limit: int | None = None
+    ) -> builtins.list[Role]:
+        """Published roles by id; empty for a caller who may not read roles (the reference filters)."""
+        if not self.permissions.can(user, "role", "read"):
+            return []
+        with self.store.read() as tx:
+            return tx.roles.list_roles(identifier=identifier, offset=max(offset, 0), limit=limit)
+
+    def load(self, user: User, role_id: int) -> Role:
+        self.permissions.require(user, "role", "read")
+        with self.store.read() as tx:
+            return get_role(tx, role_id)
+
+    def create(self, user: User, identifier: str, *, publish: bool) -> Role:
+        """A new role, or (``publish=False``) a draft of a new role. Forbidden when the identifier is
+        taken."""
+        self.permissions.require(user, "role", "create")
+        identifier = _check_identifier(identifier)
+        with self.store.write() as tx:
+            if tx.roles.identifier_taken(identifier):
+                raise Forbidden(f"A role with identifier '{identifier}' already exists")
+            role_id = tx.roles.create(identifier, DEFINED if publish else DRAFT)
+            tx.roles.bump_revision()
+            return get_draft(tx, role_id) if not publish else get_role(tx, role_id)
+
+    def update(self, user: User, role_id: int, identifier: str | None) -> Role:
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            role = get_role(tx, role_id)
+            if identifier is not None:
+                self._rename(tx, role, identifier)
+            return get_role(tx, role_id)
+
+    def _rename(self, tx: Tx, role: Role, identifier: str) -> None:
+        identifier = _check_identifier(identifier)
+        if identifier == role.identifier:
+            return
+        except_ids = [role.id] + ([role.original_id] if role.original_id else [])
+        if tx.roles.identifier_taken(identifier, except_ids):
+            raise Forbidden(f"A role with identifier '{identifier}' already exists")
+        tx.roles.set_identifier(role.id, identifier)
+        tx.roles.bump_revision()
+
+    def delete(self, user: User, role_id: int) -> None:
+        """The role with its policies, assignments and draft."""
+        self.permissions.require(user, "role", "delete")
+        with self.store.write() as tx:
+            get_role(tx, role_id)
+            draft = tx.roles.draft_of(role_id)
+            if draft is not None:
+                tx.roles.delete(draft.id)
+            tx.roles.delete(role_id)
+            tx.roles.bump_revision()
+
+    # -- drafts ---------------------------------------------------------------------------------------
+    def create_draft(self, user: User, role_id: int) -> Role:
+        """A draft of the role, with a new id and copies of its policies. Forbidden when one exists."""
+        self.permissions.require(user, "role", "create")
+        with self.store.write() as tx:
+            role = get_role(tx, role_id)
+            if tx.roles.draft_of(role_id) is not None:
+                raise Forbidden(f"Role {role_id} already has a draft")
+            draft_id = tx.roles.create(role.identifier, DRAFT, original_id=role.id)
+            for policy in role.policies:
+                struct = PolicyCreate(policy.module, policy.function, policy.limitations)
+                tx.roles.add_policy(draft_id, struct, original_id=policy.id)
+            return get_draft(tx, draft_id)
+
+    def load_draft(self, user: User, role_id: int) -> Role:
+        self.permissions.require(user, "role", "read")
+        with self.store.read() as tx:
+            return get_draft(tx, role_id)
+
+    def update_draft(self, user: User, role_id: int, identifier: str | None) -> Role:
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            draft = get_draft(tx, role_id)
+            if identifier is not None:
+                self._rename(tx, draft, identifier)
+            return get_draft(tx, draft.id)
+
+    def publish_draft(self, user: User, role_id: int) -> int:
+        """Publish the draft; returns the id of the published role."""
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            published = tx.roles.publish_draft(get_draft(tx, role_id))
+            tx.roles.bump_revision()
+            return published
+
+    def delete_draft(self, user: User, role_id: int) -> None:
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            tx.roles.delete(get_draft(tx, role_id).id)
+
+    # -- policies -------------------------------------------------------------------------------------
+    def _role_or_draft(self, tx: Tx, role_id: int) -> Role:
+        role = tx.roles.get(role_id)
+        if role is None:
+            raise NotFound.of("Role", role_id)
+        return role
+
+    def policies(self, user: User, role_id: int) -> builtins.list[Policy]:
+        self.permissions.require(user, "role", "read")
+        with self.store.read() as tx:
+            return list(get_role(tx, role_id).policies)
+
+    def load_policy(self, user: User, role_id: int, policy_id: int, path: str) -> tuple[Role, Policy]:
+        self.permissions.require(user, "role", "read")
+        with self.store.read() as tx:
+            role = self._role_or_draft(tx, role_id)
+            return role, _policy(role, policy_id, path)
+
+    def add_policy(self, user: User, role_id: int, struct: PolicyCreate) -> tuple[Role, Policy]:
+        """A new policy of the role or draft ``role_id``; the role (or draft) and the policy."""
+        self.permissions.require(user, "role", "update")
+        check_function(struct.module, struct.function)
+        with self.store.write() as tx:
+            role = self._role_or_draft(tx, role_id)
+            check_policy_limitations(
+                tx, struct.module, struct.function, struct.limitations, self.siteaccesses
+            )
+            policy = tx.roles.add_policy(role.id, struct)
+            tx.roles.bump_revision()
+            return role, policy
+
+    def update_policy(
+        self, user: User, role_id: int, policy_id: int, limitations: Sequence[Limitation], path: str
+    ) -> tuple[Role, Policy]:
+        """Replace the policy's limitations."""
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            role = self._role_or_draft(tx, role_id)
+            policy = _policy(role, policy_id, path)
+            check_policy_limitations(tx, policy.module, policy.function, limitations, self.siteaccesses)
+            tx.roles.set_limitations(policy_id, limitations)
+            tx.roles.bump_revision()
+            return role, _policy(self._role_or_draft(tx, role_id), policy_id, path)
+
+    def delete_policy(self, user: User, role_id: int, policy_id: int, path: str) -> None:
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            _policy(self._role_or_draft(tx, role_id), policy_id, path)
+            tx.roles.delete_policies(role_id, [policy_id])
+            tx.roles.bump_revision()
+
+    def delete_policies(self, user: User, role_id: int) -> None:
+        self.permissions.require(user, "role", "update")
+        with self.store.write() as tx:
+            get_role(tx, role_id)
+            tx.roles.delete_policies(role_id)
+            tx.roles.bump_revision()
