@@ -41,11 +41,13 @@ from pressroom.services.content_ops import (
     new_remote_id,
     refresh_visibility,
     remove_translation,
+    require_create,
+    require_on,
     resolve_location,
     save_plan,
 )
 from pressroom.services.file import write_releasing_files
-from pressroom.services.permissions import Permissions
+from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import refresh_location_aliases
 from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import Store, Tx
@@ -67,9 +69,8 @@ class ContentService:
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
         """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
-        self.permissions.require(user, "content", "create")
         with write_releasing_files(self.store, self.files) as tx:
-            return create_draft(tx, self.files, user, struct, now())
+            return create_draft(tx, self.files, self.permissions, user, struct, now())
 
     # -- read ----------------------------------------------------------------------------------------
     def load_info(self, user: User, content_id: int) -> ContentInfo:
@@ -101,10 +102,13 @@ class ContentService:
     # -- metadata ------------------------------------------------------------------------------------
     def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
-        self.permissions.require(user, "content", "edit")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
+            require_on(self.permissions, user, tx, "edit", info, new_owner_id=struct.owner_id)
+            if struct.section_id is not None and struct.section_id != info.section_id:
+                target = content_target(info, new_section_id=struct.section_id)
+                self.permissions.require(user, "section", "assign", target=target, tx=tx)
             if if_match is not None and not tag_matches(if_match, value_tag(info)):
                 raise PreconditionFailed(f"Content {content_id} has changed; its ETag is {value_tag(info)}")
             update_metadata(tx, info, struct)
@@ -117,9 +121,9 @@ class ContentService:
         self._set_hidden(user, content_id, False)
 
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
-        self.permissions.require(user, "content", "hide")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
+            require_on(self.permissions, user, tx, "hide", info)
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
                 refresh_visibility(tx, tx.locations.of_content(content_id))
@@ -127,18 +131,21 @@ class ContentService:
     # -- delete and copy -----------------------------------------------------------------------------
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees)."""
-        self.permissions.require(user, "content", "remove")
         with write_releasing_files(self.store, self.files) as tx:
-            lock_content(tx, content_id)
+            require_on(self.permissions, user, tx, "remove", lock_content(tx, content_id))
             delete_content(tx, [content_id])
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
-        self.permissions.require(user, "content", "create")
         with write_releasing_files(self.store, self.files) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)
+            require_create(
+                self.permissions, user, tx, parent,
+                content_type_id=info.content_type_id, section_id=info.section_id, owner_id=user.id,
+                language_codes=(info.main_language_code,),
+            )  # fmt: skip
             return copy_item(tx, user, info, LocationCreate(parent.id), now())
 
     # -- translations --------------------------------------------------------------------------------
@@ -149,9 +156,9 @@ class ContentService:
         Raises TranslationAbsent (no version has it) and Conflict (the main translation of the item, or
         the only translation of its current version).
         """
-        self.permissions.require(user, "content", "remove")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
+            require_on(self.permissions, user, tx, "remove", info, language_codes=(language_code,))
             having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]
             if not having:
                 raise TranslationAbsent(f"Content {content_id} has no '{language_code}' translation")
@@ -172,12 +179,14 @@ class ContentService:
             refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])
 
 
-def create_draft(tx: Tx, files: FileStore, user: User, struct: ContentCreate, moment: datetime) -> Version:
+def create_draft(
+    tx: Tx, files: FileStore, permissions: Permissions, user: User, struct: ContentCreate, moment: datetime
+) -> Version:
     """A new item whose version 1 is a draft of ``user``, with pending locations sorted by the type's
-    default sort; runs in the caller's transaction.
+    default sort; runs in the caller's transaction, after ``content/create`` below each parent.
 
     Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
-    Forbidden (remote id taken, two locations under one parent), ContentValidationError.
+    Forbidden (remote id taken, two locations under one parent), ContentValidationError, Unauthorized.
     """
     content_type = get_content_type(tx, struct.content_type_id)
     installed = installed_languages(tx)
@@ -193,6 +202,12 @@ def create_draft(tx: Tx, files: FileStore, user: User, struct: ContentCreate, mo
     owner_id = user.id if struct.owner_id is None else struct.owner_id
     if struct.owner_id is not None and tx.users.get(owner_id) is None:
         raise NotFound.of("User", owner_id)
+    places: list[Location | None] = [*parents] or [None]
+    for parent in places:
+        require_create(
+            permissions, user, tx, parent,
+            content_type_id=content_type.id, section_id=section_id, owner_id=owner_id, language_codes=(main,),
+        )  # fmt: skip
     _check_remote_id(tx, struct.remote_id)
     plan = plan_fields(content_type, main, main, struct.fields, (), installed)
     # The locations of a new item sort as its type says, whatever the input asked

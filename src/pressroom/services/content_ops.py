@@ -11,6 +11,7 @@ from datetime import datetime
 
 from pressroom.domain.content import (
     PUBLISHED,
+    VERSION_STATUS_CODES,
     ContentInfo,
     Field,
     NewContent,
@@ -22,6 +23,7 @@ from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import Forbidden, NotFound, Unauthorized, found
 from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.permission import Target
 from pressroom.domain.user import User
 from pressroom.services.accounts import sync_account
 from pressroom.services.content_fields import (
@@ -34,7 +36,7 @@ from pressroom.services.content_fields import (
     make_fields,
     relation_targets,
 )
-from pressroom.services.permissions import Permissions
+from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import (
     refresh_location_aliases,
     remove_subtree_aliases,
@@ -88,9 +90,13 @@ def installed_languages(tx: Tx) -> set[str]:
     return {language.language_code for language in tx.languages.list() if language.enabled}
 
 
-def check_readable(permissions: Permissions, user: User, tx: Tx, info: ContentInfo) -> None:
-    """``content/read``; an item never published is visible only to the creator of its draft."""
-    permissions.require(user, "content", "read", section_id=info.section_id)
+def check_readable(
+    permissions: Permissions, user: User, tx: Tx, info: ContentInfo, at: Location | None = None
+) -> None:
+    """``content/read`` on the item (at location ``at`` only, when given: Subtree and Node limitations
+    then judge that location); an item never published is visible only to the creator of its draft."""
+    target = content_target(info) if at is None else content_target(info, locations=(at,))
+    permissions.require(user, "content", "read", target=target, tx=tx)
     if not info.is_published:
         current = tx.content.get_version(info.id, info.current_version_no)
         if current is None or current.creator_id != user.id:
@@ -105,11 +111,47 @@ def check_version_readable(
     if version.status == PUBLISHED:
         check_readable(permissions, user, tx, info)
         return
-    permissions.require(user, "content", "versionread")
+    target = content_target(info, version_status=VERSION_STATUS_CODES[version.status])
+    permissions.require(user, "content", "versionread", target=target, tx=tx)
     if not info.is_published and version.creator_id != user.id:
         raise Unauthorized(
             f"The User does not have the 'versionread' 'content' permission with: contentId '{info.id}'"
         )
+
+
+def require_on(
+    permissions: Permissions, user: User, tx: Tx, function: str, info: ContentInfo, **facts: object
+) -> None:
+    """``content/<function>`` on the item, with any further ``facts`` of the target (languages...)."""
+    permissions.require(user, "content", function, target=content_target(info, **facts), tx=tx)
+
+
+def require_create(
+    permissions: Permissions,
+    user: User,
+    tx: Tx,
+    parent: Location | None,
+    *,
+    content_type_id: int,
+    section_id: int,
+    owner_id: int,
+    language_codes: tuple[str, ...],
+) -> None:
+    """``content/create`` of an item of this type, section and owner below ``parent`` (None: an item
+    without a location, which Node, Subtree and Parent* limitations refuse)."""
+    parent_info = tx.content.get(parent.content_id) if parent and parent.content_id else None
+    target = Target(
+        content_type_id=content_type_id,
+        section_id=section_id,
+        owner_id=owner_id,
+        locations=(parent,) if parent else (),
+        parent_owner_id=parent_info.owner_id if parent_info else None,
+        parent_content_type_id=parent_info.content_type_id if parent_info else None,
+        parent_depth=parent.depth if parent else None,
+        language_codes=language_codes,
+        new_owner_id=owner_id,
+    )
+    permissions.require(user, "content", "create", target=target, tx=tx)
 
 
 def load_version(

@@ -21,6 +21,8 @@ from pressroom.services.content_ops import (
     lock_content,
     place,
     refresh_visibility,
+    require_create,
+    require_on,
     resolve_location,
 )
 from pressroom.services.permissions import Permissions
@@ -68,7 +70,7 @@ class LocationService:
             self.permissions.require(user, "content", "read")
             return location
         info = get_content(tx, location.content_id)
-        check_readable(self.permissions, user, tx, info)
+        check_readable(self.permissions, user, tx, info, at=location)
         return replace(location, content_info=info)
 
     def load_in(self, tx: Tx, user: User, path: str) -> Location:
@@ -133,7 +135,8 @@ class LocationService:
         with self.store.read() as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
-            return tx.locations.of_content(content_id)
+            readable = self.permissions.read_criterion(user, tx)
+            return tx.locations.of_content(content_id, readable=readable)
 
     def children(self, user: User, path: str, offset: int, limit: int | None) -> Children:
         """A page of the children ``user`` may read, sorted as the parent says, with their content
@@ -150,11 +153,16 @@ class LocationService:
     def create(self, user: User, content_id: int, struct: LocationCreate) -> Location:
         """A new location of a published item. NotFound (item, parent); Forbidden when the item is not
         published, already has a location under that parent, or the parent lies below the item."""
-        self.permissions.require(user, "content", "manage_locations")
         with self.store.write() as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, struct.parent_id)
+            require_on(self.permissions, user, tx, "manage_locations", info, locations=(parent,))
+            require_create(
+                self.permissions, user, tx, parent,
+                content_type_id=info.content_type_id, section_id=info.section_id, owner_id=info.owner_id,
+                language_codes=(info.main_language_code,),
+            )  # fmt: skip
             if not info.is_published:
                 raise Forbidden(f"Content {content_id} is not published and cannot get another location")
             existing = tx.locations.of_content(content_id)

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_version_readable, get_content, get_version, lock_content
+from pressroom.services.content_ops import (
+    check_version_readable,
+    get_content,
+    get_version,
+    lock_content,
+    require_on,
+)
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -36,7 +42,9 @@ class RelationService:
         with self.store.read() as tx:
             info = get_content(tx, content_id)
             self._version(tx, user, info, version_no)
-            return RelationList(info, version_no, tx.relations.list(content_id, version_no, offset, limit))
+            readable = self.permissions.read_criterion(user, tx)
+            found = tx.relations.list(content_id, version_no, offset, limit, readable=readable)
+            return RelationList(info, version_no, found)
 
     def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
         with self.store.read() as tx:
@@ -56,9 +64,10 @@ class RelationService:
     def create(self, user: User, content_id: int, version_no: int, destination_id: int) -> Relation:
         """A COMMON relation from a draft. Forbidden when the version is not a draft or the relation
         exists; NotFound when the destination does not exist."""
-        self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            version = self._version(tx, user, lock_content(tx, content_id), version_no)
+            info = lock_content(tx, content_id)
+            version = self._version(tx, user, info, version_no)
+            require_on(self.permissions, user, tx, "edit", info)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             get_content(tx, destination_id)
@@ -74,9 +83,10 @@ class RelationService:
 
     def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
         """Forbidden unless the relation is COMMON and the version a draft."""
-        self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
-            version = self._version(tx, user, lock_content(tx, content_id), version_no)
+            info = lock_content(tx, content_id)
+            version = self._version(tx, user, info, version_no)
+            require_on(self.permissions, user, tx, "edit", info)
             relation = self._get(tx, content_id, version_no, relation_id)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")

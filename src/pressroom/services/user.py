@@ -136,7 +136,7 @@ class UserService:
             }
             extra = (FieldInput(definition.identifier, struct.parts.main_language_code, account),)
             create = content_create(struct.parts, content_type.id, group.id, extra)
-            info = publish_new(tx, self.files, viewer, create, moment)
+            info = publish_new(tx, self.files, self.permissions, viewer, create, moment)
             return load_user(tx, self.permissions, viewer, info.id)
 
     def update(self, viewer: User, user_id: int, struct: UserUpdate, if_match: str | None) -> UserContent:

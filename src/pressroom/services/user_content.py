@@ -146,10 +146,10 @@ def content_create(
 
 
 def publish_new(
-    tx: Tx, files: FileStore, viewer: User, struct: ContentCreate, moment: datetime
+    tx: Tx, files: FileStore, permissions: Permissions, viewer: User, struct: ContentCreate, moment: datetime
 ) -> ContentInfo:
     """Create the item and publish its first version at once."""
-    version = create_draft(tx, files, viewer, struct, moment)
+    version = create_draft(tx, files, permissions, viewer, struct, moment)
     publish(tx, version.content, version.info, moment)
     return get_content(tx, version.content.id)
 

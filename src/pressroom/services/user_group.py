@@ -99,7 +99,7 @@ class UserGroupService:
             parent = group_at(tx, parent_path or ROOT_USER_GROUP_PATH)
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
             create = content_create(struct.parts, content_type.id, parent.id)
-            info = publish_new(tx, self.files, viewer, create, moment)
+            info = publish_new(tx, self.files, self.permissions, viewer, create, moment)
             location = tx.locations.get(info.main_location_id or 0)
             assert location is not None
             return load_group(tx, self.permissions, viewer, location)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pressroom.domain.content import PUBLISHED, ContentInfo, Version, VersionInfo, VersionUpdate
+from pressroom.domain.content import (
+    PUBLISHED,
+    VERSION_STATUS_CODES,
+    ContentInfo,
+    Version,
+    VersionInfo,
+    VersionUpdate,
+)
 from pressroom.domain.errors import (
     Conflict,
     Forbidden,
@@ -31,6 +38,7 @@ from pressroom.services.content_ops import (
     lock_content,
     publish,
     remove_translation,
+    require_on,
     save_plan,
 )
 from pressroom.services.file import write_releasing_files
@@ -45,10 +53,10 @@ class VersionService:
         self.files = files
 
     def list(self, user: User, content_id: int) -> tuple[ContentInfo, list[VersionInfo]]:
-        self.permissions.require(user, "content", "versionread")
         with self.store.read() as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
+            require_on(self.permissions, user, tx, "versionread", info)
             return info, tx.content.list_versions(content_id)
 
     def load(self, user: User, content_id: int, version_no: int, languages: tuple[str, ...] = ()) -> Version:
@@ -80,11 +88,12 @@ class VersionService:
     ) -> Version:
         """Edit a draft's fields; Forbidden when the version is not a draft, PreconditionFailed when
         ``if_match`` is not the version's ETag, ContentValidationError for field failures."""
-        self.permissions.require(user, "content", "edit")
         moment = now()
         with write_releasing_files(self.store, self.files) as tx:
             before = self._load(tx, user, lock_content(tx, content_id), version_no, languages)
             info, version = before.content, before.info
+            edited = tuple(sorted({f.language_code or version.initial_language_code for f in struct.fields}))
+            require_on(self.permissions, user, tx, "edit", info, language_codes=edited)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             if if_match is not None and not tag_matches(if_match, value_tag(before)):
@@ -94,10 +103,11 @@ class VersionService:
 
     def delete(self, user: User, content_id: int, version_no: int) -> None:
         """Delete a draft or archived version; Forbidden for the published one or the only one."""
-        self.permissions.require(user, "content", "versionremove")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
+            status = VERSION_STATUS_CODES[version.status]
+            require_on(self.permissions, user, tx, "versionremove", info, version_status=status)
             if version.status == PUBLISHED:
                 raise Forbidden(f"Version {version_no} of content {content_id} is published")
             others = [v for v in tx.content.list_versions(content_id) if v.version_no != version_no]
@@ -111,18 +121,18 @@ class VersionService:
 
     def copy(self, user: User, content_id: int, version_no: int) -> Version:
         """A new draft holding the fields and relations of the given version."""
-        self.permissions.require(user, "content", "edit")
         with write_releasing_files(self.store, self.files) as tx:
             source = self._load(tx, user, lock_content(tx, content_id), version_no, ())
+            require_on(self.permissions, user, tx, "edit", source.content)
             draft = copy_version(tx, user, source.content, source.info, now())
             return load_version(tx, get_content(tx, content_id), draft)
 
     def copy_current(self, user: User, content_id: int) -> Version:
         """A new draft from the current version; Forbidden while the current version is a draft."""
-        self.permissions.require(user, "content", "edit")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
+            require_on(self.permissions, user, tx, "edit", info)
             source = current_version(tx, info)
             if source.is_draft:
                 raise Forbidden(f"The current version of content {content_id} is already a draft")
@@ -130,21 +140,21 @@ class VersionService:
             return load_version(tx, get_content(tx, content_id), draft)
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
-        self.permissions.require(user, "content", "publish")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
+            require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
             publish(tx, info, version, now())
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
         version's only translation, or the item's main one)."""
-        self.permissions.require(user, "content", "edit")
         with write_releasing_files(self.store, self.files) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
+            require_on(self.permissions, user, tx, "edit", info, language_codes=(language_code,))
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             if language_code not in version.language_codes:

@@ -176,8 +176,13 @@ class SqlLocationGateway:
                 return True
         return False
 
-    def of_content(self, content_id: int) -> list[Location]:
+    def of_content(self, content_id: int, readable: Criterion | None = None) -> list[Location]:
+        """The item's locations by id; with ``readable``, only those it lets the caller read."""
         query = _query().where(locations.c.content_id == content_id).order_by(locations.c.id)
+        if readable is not None:
+            query = query.join(content, content.c.id == locations.c.content_id).where(
+                compile_criterion(readable, locations)
+            )
         return [location_of(r) for r in self.c.execute(query)]
 
     def of_contents(self, content_ids: Iterable[int]) -> list[Location]:

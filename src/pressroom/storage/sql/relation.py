@@ -8,7 +8,9 @@ from typing import Any
 from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select, tuple_
 
 from pressroom.domain.content import EMBED, LINK, Relation
-from pressroom.storage.sql.schema import field_definitions, relations
+from pressroom.domain.query import Criterion
+from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.schema import content, field_definitions, relations
 
 DEFINED = 0
 _FROM_RICH_TEXT = (LINK, EMBED)
@@ -61,9 +63,20 @@ class SqlRelationGateway:
         return found
 
     def list(
-        self, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
+        self,
+        content_id: int,
+        version_no: int,
+        offset: int = 0,
+        limit: int | None = None,
+        readable: Criterion | None = None,
     ) -> list[Relation]:
+        """The relations of a version by id; with ``readable``, only those to items it lets the caller
+        read (filtered in the query, so paging counts only those)."""
         query = _OF_VERSION
+        if readable is not None:
+            query = query.join(content, content.c.id == relations.c.destination_content_id).where(
+                compile_criterion(readable)
+            )
         if offset:
             query = query.offset(offset)
         if limit is not None and limit >= 0:
