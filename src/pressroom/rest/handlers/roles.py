@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pressroom.domain.errors import BadRequest
 from pressroom.domain.role import Assignee, Role
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
 from pressroom.rest.output.roles import (
@@ -108,10 +107,9 @@ def delete_policies(req: RestRequest, roleId: int) -> NoContent:
 
 
 def policies_of_user(req: RestRequest) -> PolicyList:
-    raw = req.query.get("userId", "")
-    if not raw.strip().isdigit():
-        raise BadRequest(f"Query parameter 'userId' must be a user id, got '{raw}'")
-    return PolicyList(req.services.role_assignments.policies_of_user(req.user, int(raw)), req.path)
+    # Without userId the reference looks up user 0: 404.
+    user_id = req.query_int("userId", 0)
+    return PolicyList(req.services.role_assignments.policies_of_user(req.user, user_id), req.path)
 
 
 # -- role assignments --------------------------------------------------------------------------------------
