@@ -43,6 +43,10 @@ class Target:
     role_id: int | None = None
     assignee_group_ids: tuple[int, ...] | None = None  # role/assign: the groups of the assignee
 
+    @property
+    def is_about_content(self) -> bool:
+        return self.content_id is not None or self.locations is not None or self.section_id is not None
+
     def describe(self) -> str:
         """``contentId '14', sectionId '2'``: the properties named in a refusal."""
         parts = [
@@ -156,11 +160,13 @@ def limitation_holds(limitation: Limitation, subject: Subject, target: Target, f
 
 
 def grant_allows(grant: Grant, subject: Subject, target: Target | None, facts: Facts) -> bool:
-    """Without a target a grant allows its function somewhere; with one, every limitation must hold."""
+    """Without a target a grant allows its function somewhere; with one, every limitation must hold.
+    An assignment's Section/Subtree limitation judges content only: it does not narrow a policy on
+    something else (user/login of an editor whose role is assigned on a subtree, permissions.md §4)."""
     if target is None:
         return True
     limitations = grant.policy.limitations
-    if grant.assignment_limitation is not None:
+    if grant.assignment_limitation is not None and target.is_about_content:
         limitations = (*limitations, grant.assignment_limitation)
     return all(limitation_holds(lim, subject, target, facts) for lim in limitations)
 
