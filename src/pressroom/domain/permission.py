@@ -68,6 +68,10 @@ class Facts(Protocol):
         """The location ids of the groups ``user_id`` is directly in (parents of its locations)."""
         ...
 
+    def state_ids_of(self, content_id: int) -> frozenset[int]:
+        """The object states the item is in (one per state group)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Subject:
@@ -141,7 +145,10 @@ def limitation_holds(limitation: Limitation, subject: Subject, target: Target, f
             codes = target.language_codes
             return codes is not None and set(codes) <= set(values)
         case "State":
-            return target.state_ids is not None and bool(set(target.state_ids) & _ints(values))
+            states: Iterable[int] | None = target.state_ids
+            if states is None and target.content_id is not None:
+                states = facts.state_ids_of(target.content_id)
+            return states is not None and bool(set(states) & _ints(values))
         case "NewState":
             return _in(target.new_state_id, values)
         case "SiteAccess":

@@ -63,7 +63,7 @@ class BookmarkService:
         if location.content_id is None:
             self.permissions.require(user, "content", "read")
         else:
-            check_readable(self.permissions, user, tx, get_content(tx, location.content_id))
+            check_readable(self.permissions, user, tx, get_content(tx, location.content_id), at=location)
         return location
 
 

@@ -9,7 +9,7 @@ from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectS
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_ops import check_readable, get_content, installed_languages, lock_content
-from pressroom.services.permissions import Permissions
+from pressroom.services.permissions import Permissions, content_target
 from pressroom.storage.spi import Store, Tx
 
 
@@ -135,19 +135,21 @@ class ObjectStateService:
 
         Forbidden for two states of one group; BadRequest for a state not in the group its href names.
         """
-        self.permissions.require(user, "state", "assign")
         groups = [group_id for group_id, _ in refs]
         duplicate = next((g for g in groups if groups.count(g) > 1), None)
         if duplicate is not None:
             raise Forbidden(f"Only one state of object state group {duplicate} can be assigned")
         with self.store.write() as tx:
-            check_readable(self.permissions, user, tx, lock_content(tx, content_id))
+            info = lock_content(tx, content_id)
+            check_readable(self.permissions, user, tx, info)
             states = tx.object_states.get_states([state_id for _, state_id in refs])
             chosen: list[ObjectState] = []
             for group_id, state_id in refs:
                 state = found(states.get(state_id), "ObjectState", state_id)
                 if state.group_id != group_id:
                     raise BadRequest(f"Object state {state_id} is not in object state group {group_id}")
+                target = content_target(info, new_state_id=state.id)
+                self.permissions.require(user, "state", "assign", target=target, tx=tx)
                 chosen.append(state)
             tx.object_states.assign(content_id, chosen)
             return chosen

@@ -58,6 +58,12 @@ class _Facts:
     def group_locations_of(self, user_id: int) -> frozenset[int]:
         return frozenset(location.parent_id for location in self._locations(user_id))
 
+    def state_ids_of(self, content_id: int) -> frozenset[int]:
+        if self.tx is not None:
+            return frozenset(state.id for state in self.tx.object_states.states_of(content_id))
+        with self.store.read() as tx:
+            return frozenset(state.id for state in tx.object_states.states_of(content_id))
+
 
 class _Access:
     """One user's grants, with what is derived from them computed once."""

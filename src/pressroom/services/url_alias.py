@@ -27,7 +27,7 @@ from pressroom.domain.url_alias import (
     text_md5,
 )
 from pressroom.domain.user import User
-from pressroom.services.permissions import Permissions
+from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import with_paths
 from pressroom.storage.spi import Store, Tx
 
@@ -61,7 +61,11 @@ class UrlAliasService:
             raise Forbidden("The path of a URL alias must have at least one segment")
         with self.store.write() as tx:
             if struct.location_id is not None:
-                found(tx.locations.get(struct.location_id), "Location", struct.location_id)
+                location = found(tx.locations.get(struct.location_id), "Location", struct.location_id)
+                info = tx.content.get(location.content_id) if location.content_id else None
+                if info is not None:  # content/urltranslator on the location (permissions.md §3)
+                    target = content_target(info, locations=(location,))
+                    self.permissions.require(user, "content", "urltranslator", target=target, tx=tx)
                 action = location_action(struct.location_id)
             elif struct.resource is not None and is_resource(struct.resource):
                 action = struct.resource
