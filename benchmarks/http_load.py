@@ -72,8 +72,16 @@ def _ms(text: str) -> float:
     return value / 1000 if unit == "us" else value * 1000 if unit == "s" else value
 
 
-def run_wrk(base: str, target: Target, duration: int, connections: int, script: Path | None = None) -> Result:
-    """Run wrk on one target; ``script`` is an optional Lua file that picks the request paths."""
+def run_wrk(
+    base: str,
+    target: Target,
+    duration: int,
+    connections: int,
+    script: Path | None = None,
+    authorization: str = ADMIN,
+) -> Result:
+    """Run wrk on one target; ``script`` is an optional Lua file that picks the request paths, and
+    ``authorization`` the credentials of an authenticated target."""
     command = [
         "wrk",
         "-t1",
@@ -86,7 +94,7 @@ def run_wrk(base: str, target: Target, duration: int, connections: int, script: 
     if script is not None:
         command += ["-s", str(script)]
     if target.auth:
-        command += ["-H", f"Authorization: {ADMIN}"]
+        command += ["-H", f"Authorization: {authorization}"]
     output = subprocess.run(
         [*command, base + PREFIX + target.path], capture_output=True, text=True, check=True
     ).stdout

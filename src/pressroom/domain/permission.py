@@ -30,6 +30,9 @@ class Target:
     # The locations the check is about; None: every location of ``content_id`` (loaded on demand).
     # On create, the parent location of the new item.
     locations: tuple[Location, ...] | None = None
+    # The item's main location (id, path string), when ``locations`` is None: most Subtree and Node
+    # checks are decided by it without loading every location of the item.
+    main_location: tuple[int, str] | None = None
     parent_owner_id: int | None = None
     parent_content_type_id: int | None = None
     parent_depth: int | None = None
@@ -125,9 +128,14 @@ def limitation_holds(limitation: Limitation, subject: Subject, target: Target, f
         case "NewSection":
             return _in(target.new_section_id, values)
         case "Node":
+            if target.main_location is not None and target.main_location[0] in _ints(values):
+                return True
             found = _locations(target, facts)
             return bool(found) and any(location.id in _ints(values) for location in found or ())
         case "Subtree":
+            main = target.main_location
+            if main is not None and any(main[1].startswith(path) for path in values):
+                return True
             return _under(_locations(target, facts), values)
         case "Owner":
             return bool(SELF_VALUES & set(values)) and target.owner_id == subject.user_id

@@ -30,11 +30,15 @@ _REQUEST: ContextVar[dict[int, _Access] | None] = ContextVar("pressroom_permissi
 
 def content_target(info: ContentInfo, **facts: object) -> Target:
     """The target of an operation on an existing item (its type, section and owner), plus ``facts``."""
+    main = None
+    if info.main_location_id is not None and info.main_location_path and "locations" not in facts:
+        main = (info.main_location_id, info.main_location_path)
     return Target(
         content_id=info.id,
         content_type_id=info.content_type_id,
         section_id=info.section_id,
         owner_id=info.owner_id,
+        main_location=main,
         **facts,  # type: ignore[arg-type]
     )
 
