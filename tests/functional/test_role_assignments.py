@@ -191,3 +191,52 @@ def test_anonymous_may_not_read_or_assign(client: Any) -> None:
     description = error_message(response, 401)["errorDescription"]
     assert description == "The User does not have the 'assign' 'role' permission with: roleId '2'"
     error_message(anonymous.get("/user/policies?userId=10", accept=media("PolicyList")), 401)
+
+
+@pytest.mark.parametrize(("prefix", "vendor"), [(PREFIX, "ibexa"), (EZ_PREFIX, "ez")])
+def test_users_by_role_are_those_assigned_directly(client: Any, prefix: str, vendor: str) -> None:
+    api = Api(client, prefix)
+    # install.md §10: no role is assigned to a user directly.
+    error_message(
+        api.get(f"/user/users?roleId={prefix}/user/roles/2", accept=media("UserRefList", "json", vendor)),
+        404,
+        vendor=vendor,
+    )
+    assert (
+        post_assignment(api, "/user/users/14/roles", assign_input(prefix, 2), vendor=vendor).status_code
+        == 200
+    )
+    response = api.get(
+        f"/user/users?roleId={prefix}/user/roles/2", accept=media("UserRefList", "json", vendor)
+    )
+    assert response.status_code == 200
+    assert response.headers["content-type"] == media("UserRefList", "json", vendor)
+    assert response.json()["UserRefList"] == {
+        "_media-type": media("UserRefList", "json", vendor),
+        "_href": f"{prefix}/user/users",
+        "User": [{"_media-type": media("User", "json", vendor), "_href": f"{prefix}/user/users/14"}],
+    }
+    error_message(
+        api.get("/user/users?roleId=2", accept=media("UserRefList", "json", vendor)), 400, vendor=vendor
+    )  # must be an href
+    error_message(api.get("/user/users", accept=media("UserRefList", "json", vendor)), 404, vendor=vendor)
+
+
+@pytest.mark.parametrize("role", ["3", f"{PREFIX}/user/roles/3"])
+def test_groups_by_role(api: Api, role: str) -> None:
+    response = api.get(f"/user/groups?roleId={role}", accept=media("UserGroupRefList", "xml"))
+    assert response.status_code == 200
+    root = xml(response)
+    assert root.tag == "UserGroupRefList"
+    assert [g.get("href") for g in root.findall("UserGroup")] == [f"{PREFIX}/user/groups/1/5/14"]
+    listed = api.json("GET", "/user/groups?roleId=1", "UserGroupRefList")["UserGroupRefList"]["UserGroup"]
+    assert [g["_href"] for g in listed] == [f"{PREFIX}/user/groups/1/5/12", f"{PREFIX}/user/groups/1/5/44"]
+    assert api.json("GET", "/user/groups", "UserGroupRefList")["UserGroupRefList"]["UserGroup"] == []
+
+
+def test_anonymous_may_not_list_holders_of_a_role(client: Any) -> None:
+    anonymous = Api(client, auth=None)
+    error_message(
+        anonymous.get(f"/user/users?roleId={PREFIX}/user/roles/1", accept=media("UserRefList")), 404
+    )
+    error_message(anonymous.get("/user/groups?roleId=1", accept=media("UserGroupRefList")), 401)

@@ -99,15 +99,23 @@ class RoleAssignmentService:
             return sorted(seen.values(), key=lambda policy: policy.id)
 
     def users_with_role(self, user: User, role_id: int) -> builtins.list[int]:
-        """The users the role is assigned to directly, by id."""
-        self.permissions.require(user, "role", "read")
+        """The users the role is assigned to directly (not through a group), by id. NotFound when there
+        is none, also for a caller who may not read roles (the reference swallows the refusal)."""
         with self.store.read() as tx:
-            get_role(tx, role_id)
-            return tx.roles.users_with_role(role_id)
+            found = (
+                tx.roles.users_with_role(role_id) if self.permissions.can(user, "role", "read", tx=tx) else []
+            )
+        if not found:
+            raise NotFound.of("User", f"roleId: {role_id}")
+        return found
 
-    def groups_with_role(self, user: User, role_id: int) -> builtins.list[int]:
-        """The content ids of the user groups the role is assigned to, by id."""
+    def groups_with_role(self, user: User, role_id: int) -> builtins.list[str]:
+        """The main location paths (``1/5/13``) of the user groups the role is assigned to, by id."""
         self.permissions.require(user, "role", "read")
         with self.store.read() as tx:
-            get_role(tx, role_id)
-            return tx.roles.groups_with_role(role_id)
+            infos = tx.content.get_many(tx.roles.groups_with_role(role_id))
+            return [
+                info.main_location_path.strip("/")
+                for _, info in sorted(infos.items())
+                if info.main_location_path
+            ]
