@@ -3,8 +3,9 @@
 Starts ``pressroom serve`` over a fresh database, creates and publishes ``--items`` folders below the
 content root, and a user in the clean install's Editors group (the Editor role assigned with Subtree
 /1/2/ and /1/43/, plus Member: install.md §10). Then runs wrk over random content ids as the
-administrator (``*/*``) and as that editor, both with Basic credentials, and prints requests/s, p50/p99
-and the editor/administrator ratio of the time per request (the goal is at most 1.2).
+administrator (``*/*``) and as that editor, both with Basic credentials, alternating ``--rounds`` times,
+and prints the best requests/s, p50/p99 of each and the editor/administrator ratio of the time per request
+(the goal is at most 1.2).
 
     .venv/bin/python -m benchmarks.permission_load [--items 2000] [--workers 1] [--duration 10]
         [--database-url postgresql://...]
@@ -22,7 +23,7 @@ import httpx
 from sqlalchemy import insert
 
 from benchmarks.content_load import CREATE, INFO, RANDOM_ID_SCRIPT, fill
-from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Target, run_wrk, start_server
+from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Result, Target, run_wrk, start_server
 from pressroom.domain.passwords import hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import make_engine
@@ -82,6 +83,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--rounds", type=int, default=3, help="runs per caller, alternating; the best counts")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,10 +98,16 @@ def main() -> int:
             script = Path(tmp) / "random_id.lua"
             script.write_text(RANDOM_ID_SCRIPT % (",".join(map(str, ids)), PREFIX))
             content = Target("GET content Content+json", "/content/objects/1", TARGETS["content"].accept)
-            admin = run_wrk(base, content, args.duration, args.connections, script=script)
-            limited = run_wrk(
-                base, content, args.duration, args.connections, script=script, authorization=editor
-            )
+            # Alternate the callers and keep each one's best run: the box is shared, so noise only slows.
+            runs: dict[str, list[Result]] = {ADMIN: [], editor: []}
+            for _ in range(args.rounds):
+                for credentials, results in runs.items():
+                    results.append(
+                        run_wrk(
+                            base, content, args.duration, args.connections, script, authorization=credentials
+                        )
+                    )
+            admin, limited = (max(runs[c], key=lambda r: r.requests_per_second) for c in (ADMIN, editor))
         finally:
             process.terminate()
             process.wait(timeout=10)
