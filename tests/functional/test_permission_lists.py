@@ -115,6 +115,10 @@ def test_relations_hide_destinations_the_reader_may_not_read(setup: Setup) -> No
         counts.append(counter.count)
         # Paging counts only what the reader may see: the first page of one is the readable item.
         assert relation_targets(setup.reader, source, "?limit=1") == shown
+        # The relations embedded in the item's current version are filtered the same way.
+        item = setup.reader.json("GET", f"/content/objects/{source}", "Content")["Content"]
+        embedded = item["CurrentVersion"]["Version"]["Relations"]["Relation"]
+        assert [r["DestinationContent"]["_href"] for r in embedded] == shown
     assert counts[0] == counts[1]
 
 

@@ -87,9 +87,10 @@ class ContentService:
                 raise NotFound.of("Content", content_id)
             info, version, stamp = found
             check_readable(self.permissions, user, tx, info)
+            readable = self.permissions.read_criterion(user, tx)
             if version is None:
-                return load_version(tx, info, current_version(tx, info), languages)
-            return load_version(tx, info, version, languages, self.versions, stamp)
+                return load_version(tx, info, current_version(tx, info), languages, readable=readable)
+            return load_version(tx, info, version, languages, self.versions, stamp, readable)
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:

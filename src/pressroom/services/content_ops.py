@@ -24,6 +24,7 @@ from pressroom.domain.errors import Forbidden, NotFound, Unauthorized, found
 from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.permission import Target
+from pressroom.domain.query import Criterion, MatchAll
 from pressroom.domain.user import User
 from pressroom.services.accounts import sync_account
 from pressroom.services.content_fields import (
@@ -161,10 +162,12 @@ def load_version(
     languages: Sequence[str] = (),
     cache: VersionCache | None = None,
     stamp: Hashable | None = None,
+    readable: Criterion | None = None,
 ) -> Version:
-    """The version with its fields (only ``languages`` when given) and relations; from ``cache`` when
-    it holds them under ``stamp``. The result carries a stamp for representation caches unless it
-    shows other items' images (which change without this item's stamp)."""
+    """The version with its fields (only ``languages`` when given) and relations (only to items
+    ``readable`` lets the caller read, when given); from ``cache`` when it holds them under ``stamp``.
+    The result carries a stamp for representation caches unless it shows other items' images (which
+    change without this item's stamp) or relations filtered for this caller."""
     entry = None if cache is None or stamp is None else cache.get(info.id, version.version_no, stamp)
     if entry is None:
         entry = (
@@ -177,10 +180,14 @@ def load_version(
     _, fields, relations = entry
     if languages:
         fields = tuple(f for f in fields if f.language_code in languages)
+    filtered = bool(relations) and readable is not None and not isinstance(readable, MatchAll)
+    if filtered and readable is not None:
+        allowed = tx.content.existing_ids({r.destination_content_id for r in relations}, readable)
+        relations = tuple(r for r in relations if r.destination_content_id in allowed)
     destinations = asset_destinations(fields)
     images = asset_images(tx, destinations) if destinations else None
     output = for_output(fields, info.id, version.version_no, images)
-    shown = None if stamp is None or destinations else (stamp, tuple(languages))
+    shown = None if stamp is None or destinations or filtered else (stamp, tuple(languages))
     return Version(info, version, output, relations, stamp=shown)
 
 

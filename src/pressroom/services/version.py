@@ -68,7 +68,7 @@ class VersionService:
     ) -> Version:
         version = get_version(tx, info.id, version_no)
         check_version_readable(self.permissions, user, tx, info, version)
-        return load_version(tx, info, version, languages)
+        return load_version(tx, info, version, languages, readable=self.permissions.read_criterion(user, tx))
 
     def current_version_no(self, user: User, content_id: int) -> int:
         with self.store.read() as tx:

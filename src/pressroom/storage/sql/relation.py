@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select, tuple_
 
 from pressroom.domain.content import EMBED, LINK, Relation
-from pressroom.domain.query import Criterion
+from pressroom.domain.query import Criterion, MatchAll
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.schema import content, field_definitions, relations
 
@@ -73,7 +73,7 @@ class SqlRelationGateway:
         """The relations of a version by id; with ``readable``, only those to items it lets the caller
         read (filtered in the query, so paging counts only those)."""
         query = _OF_VERSION
-        if readable is not None:
+        if readable is not None and not isinstance(readable, MatchAll):
             query = query.join(content, content.c.id == relations.c.destination_content_id).where(
                 compile_criterion(readable)
             )
