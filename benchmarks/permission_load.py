@@ -83,8 +83,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--rounds", type=int, default=3, help="runs per caller, alternating; the best counts")
     parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file")
+    parser.add_argument("--rounds", type=int, default=3, help="runs per caller, alternating; the best counts")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         database_url = args.database_url or f"sqlite:///{tmp}/bench.db"

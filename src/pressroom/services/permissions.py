@@ -43,6 +43,10 @@ def content_target(info: ContentInfo, **facts: object) -> Target:
     )
 
 
+def _target(target: Target | None, section_id: int | None) -> Target | None:
+    return Target(section_id=section_id) if target is None and section_id is not None else target
+
+
 class _Facts:
     """Loads what a limitation needs beyond the target, in the caller's transaction when given."""
 
@@ -155,9 +159,8 @@ class Permissions:
         tx: Tx | None = None,
     ) -> bool:
         """May ``user`` do ``module/function`` on ``target``? Without a target: on anything at all.
-        ``section_id`` alone is short for a target known only by its section."""
-        if target is None and section_id is not None:
-            target = Target(section_id=section_id)
+        ``section_id`` alone (the older form of this call) is a target known only by its section."""
+        target = _target(target, section_id)
         access = self._access(user, tx)
         facts = _Facts(self.store, tx)
         subject = access.subject(facts)
@@ -167,18 +170,11 @@ class Permissions:
         )
 
     def require(
-        self,
-        user: User,
-        module: str,
-        function: str,
-        *,
-        target: Target | None = None,
-        section_id: int | None = None,
-        tx: Tx | None = None,
-    ) -> None:
+        self, user: User, module: str, function: str, *, target: Target | None = None,
+        section_id: int | None = None, tx: Tx | None = None,
+    ) -> None:  # fmt: skip
         """Raise Unauthorized (401 on the wire) naming module, function and target when refused."""
-        if target is None and section_id is not None:
-            target = Target(section_id=section_id)
+        target = _target(target, section_id)
         if not self.can(user, module, function, target=target, tx=tx):
             described = target.describe() if target is not None else ""
             detail = f" with: {described}" if described else ""

@@ -19,25 +19,23 @@ class UserGroupRefList:
     path: str
 
 
+def _ref_list(out: Out, root: str, item: str, hrefs: list[str], path: str) -> Representation:
+    media = out.media(item)
+    body = {
+        "_media-type": out.media(root),
+        "_href": out.href(path),
+        item: [{"_media-type": media, "_href": out.href(href)} for href in hrefs],
+    }
+    return Representation(root, root, body)
+
+
 @visits(UserRefList)
 def visit_user_ref_list(out: Out, value: UserRefList) -> Representation:
-    media = out.media("User")
-    body = {
-        "_media-type": out.media("UserRefList"),
-        "_href": out.href(value.path),
-        "User": [{"_media-type": media, "_href": out.href(f"/user/users/{i}")} for i in value.user_ids],
-    }
-    return Representation("UserRefList", "UserRefList", body)
+    hrefs = [f"/user/users/{user_id}" for user_id in value.user_ids]
+    return _ref_list(out, "UserRefList", "User", hrefs, value.path)
 
 
 @visits(UserGroupRefList)
 def visit_user_group_ref_list(out: Out, value: UserGroupRefList) -> Representation:
-    media = out.media("UserGroup")
-    body = {
-        "_media-type": out.media("UserGroupRefList"),
-        "_href": out.href(value.path),
-        "UserGroup": [
-            {"_media-type": media, "_href": out.href(f"/user/groups/{p}")} for p in value.group_paths
-        ],
-    }
-    return Representation("UserGroupRefList", "UserGroupRefList", body)
+    hrefs = [f"/user/groups/{path}" for path in value.group_paths]
+    return _ref_list(out, "UserGroupRefList", "UserGroup", hrefs, value.path)

@@ -71,19 +71,29 @@ class SqlRelationGateway:
         readable: Criterion | None = None,
     ) -> list[Relation]:
         """The relations of a version by id; with ``readable``, only those to items it lets the caller
-        read (filtered in the query, so paging counts only those)."""
-        query = _OF_VERSION
-        if readable is not None and not isinstance(readable, MatchAll):
-            query = query.join(content, content.c.id == relations.c.destination_content_id).where(
-                compile_criterion(readable)
-            )
-        if offset:
-            query = query.offset(offset)
-        if limit is not None and limit >= 0:
-            query = query.limit(limit)
-        return [
-            _relation(r) for r in self.c.execute(query, {"content_id": content_id, "version_no": version_no})
-        ]
+        read. A page is filtered inside its query (so paging counts only those); a whole list is read
+        with the prebuilt statement, and only when it has relations does a second statement keep the
+        readable destinations (the usual version has none: no cost for the filter)."""
+        params = {"content_id": content_id, "version_no": version_no}
+        paged = bool(offset) or limit is not None
+        if readable is None or isinstance(readable, MatchAll) or paged:
+            query = _OF_VERSION
+            if readable is not None and not isinstance(readable, MatchAll):
+                query = query.join(content, content.c.id == relations.c.destination_content_id).where(
+                    compile_criterion(readable)
+                )
+            if offset:
+                query = query.offset(offset)
+            if limit is not None and limit >= 0:
+                query = query.limit(limit)
+            return [_relation(r) for r in self.c.execute(query, params)]
+        found = [_relation(r) for r in self.c.execute(_OF_VERSION, params)]
+        if not found:
+            return found
+        ids = {r.destination_content_id for r in found}
+        readable_ids = select(content.c.id).where(content.c.id.in_(ids), compile_criterion(readable))
+        allowed = set(self.c.execute(readable_ids).scalars())
+        return [r for r in found if r.destination_content_id in allowed]
 
     def get(self, relation_id: int) -> Relation | None:
         row = self.c.execute(_query().where(relations.c.id == relation_id)).first()
