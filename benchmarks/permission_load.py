@@ -20,20 +20,17 @@ import tempfile
 from pathlib import Path
 
 import httpx
-from sqlalchemy import insert
 
 from benchmarks.content_load import CREATE, INFO, RANDOM_ID_SCRIPT, fill
 from benchmarks.http_load import ADMIN, PREFIX, TARGETS, Result, Target, run_wrk, start_server
-from pressroom.domain.passwords import hash_password
-from pressroom.storage.sql import schema
-from pressroom.storage.sql.engine import make_engine
 
 LOGIN, PASSWORD = "bench_editor", "Bench123456"
 EDITORS = "1/5/14"
 
 
-def make_editor(base: str, database_url: str) -> str:
-    """A published user in the Editors group with an account; returns its Basic credentials."""
+def make_editor(base: str) -> str:
+    """A published user in the Editors group (publishing stores its account); returns its Basic
+    credentials."""
     account = {"login": LOGIN, "email": f"{LOGIN}@example.com", "password": PASSWORD, "enabled": True}
     body = {
         "ContentCreate": {
@@ -56,21 +53,6 @@ def make_editor(base: str, database_url: str) -> str:
         created.raise_for_status()
         user_id = int(created.json()["Content"]["_id"])
         client.request("PUBLISH", f"{PREFIX}/content/objects/{user_id}/versions/1").raise_for_status()
-    # The account row (the user API of the users issue creates it with the content).
-    engine = make_engine(database_url)
-    with engine.begin() as connection:
-        connection.execute(
-            insert(schema.users).values(
-                content_id=user_id,
-                login=LOGIN,
-                login_normalized=LOGIN,
-                email=f"{LOGIN}@example.com",
-                password_hash=hash_password(PASSWORD),
-                enabled=True,
-                max_login=10,
-            )
-        )
-    engine.dispose()
     return "Basic " + base64.b64encode(f"{LOGIN}:{PASSWORD}".encode()).decode()
 
 
@@ -91,7 +73,7 @@ def main() -> int:
         process, base = start_server(database_url, args.workers, Path(tmp) / "files")
         try:
             ids, _, _ = fill(base, args.items, args.clients)
-            editor = make_editor(base, database_url)
+            editor = make_editor(base)
             with httpx.Client(base_url=base, timeout=60) as client:  # the editor may read them all
                 check = client.get(f"{PREFIX}/content/objects/{ids[0]}", headers={"Authorization": editor})
                 check.raise_for_status()

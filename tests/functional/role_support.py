@@ -6,11 +6,6 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from sqlalchemy import insert
-
-from pressroom.domain.passwords import hash_password
-from pressroom.storage.sql import schema
-from pressroom.storage.sql.engine import make_engine
 from tests.functional.content_support import USER, USER_GROUP, content_create, field, post_content, publish
 from tests.helpers import PREFIX, Api, media
 
@@ -39,27 +34,12 @@ def make_group(api: Api, name: str, parent: str = "1/5") -> str:
     return main_path(api, _published(api, data))
 
 
-def make_user(api: Api, database_url: str, login: str, group: str) -> tuple[int, Api]:
-    """A published user in ``group`` who owns its own content and can log in; returns its id and a
-    client authenticated as it (Basic)."""
+def make_user(api: Api, login: str, group: str) -> tuple[int, Api]:
+    """A published user in ``group`` (publishing stores its account) who owns its own content; returns
+    its id and a client authenticated as it (Basic)."""
     account = {"login": login, "email": f"{login}@example.com", "password": PASSWORD, "enabled": True}
     fields = [field("first_name", login), field("last_name", "Tester"), field("user_account", account)]
     user_id = _published(api, content_create(fields, type_id=USER, parent=group))
-    engine = make_engine(database_url)
-    with engine.begin() as connection:
-        # The account row (users issue); the users helper's API creates it in the same transaction.
-        connection.execute(
-            insert(schema.users).values(
-                content_id=user_id,
-                login=login,
-                login_normalized=login.lower(),
-                email=f"{login}@example.com",
-                password_hash=hash_password(PASSWORD),
-                enabled=True,
-                max_login=10,
-            )
-        )
-    engine.dispose()
     response = api.patch(
         f"/content/objects/{user_id}",
         body={"ContentUpdate": {"Owner": {"_href": f"{PREFIX}/user/users/{user_id}"}}},

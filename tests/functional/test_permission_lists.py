@@ -28,7 +28,7 @@ class Setup:
 
 
 @pytest.fixture
-def setup(api: Api, settings: Settings) -> Setup:
+def setup(api: Api) -> Setup:
     """A reader whose only content/read policy is limited to the subtree of folder A."""
     a = main_path(api, published_folder(api, "A")["_id"])
     b = main_path(api, published_folder(api, "B")["_id"])
@@ -41,7 +41,7 @@ def setup(api: Api, settings: Settings) -> Setup:
     )
     group = make_group(api, "Readers")
     assign(api, f"/user/groups/{group}", role_id)
-    _, reader = make_user(api, settings.database_url, "reader", group)
+    _, reader = make_user(api, "reader", group)
     # Verify the reader's password now, so that statement counts below see only the requests' own work.
     assert reader.get("/", accept=media("Root")).status_code == 200
     return Setup(api, reader, a, b, role_id, group)

@@ -15,7 +15,6 @@ from typing import Any
 import httpx
 import pytest
 
-from pressroom.config import Settings
 from tests.functional.content_support import (
     content_create,
     field,
@@ -43,7 +42,7 @@ class World:
 
 
 @pytest.fixture
-def world(api: Api, settings: Settings) -> World:
+def world(api: Api) -> World:
     folder_a = published_folder(api, "A")
     a = main_path(api, folder_a["_id"])
     b = main_path(api, published_folder(api, "B")["_id"])
@@ -79,8 +78,8 @@ def world(api: Api, settings: Settings) -> World:
     members = make_group(api, "Members")
     assign(api, f"/user/groups/{members}", 4)
     assign(api, f"/user/groups/{members}", 1)
-    ids["editor"], editor = make_user(api, settings.database_url, "editor", editors)
-    ids["member"], member = make_user(api, settings.database_url, "member", members)
+    ids["editor"], editor = make_user(api, "editor", editors)
+    ids["member"], member = make_user(api, "member", members)
     paths = {"sub_a": main_path(api, ids["sub_a"])}
     return World(api, Api(api.client, auth=None), editor, member, a, b, ids, paths)
 
@@ -239,9 +238,9 @@ def test_users_log_in_through_their_groups_roles(world: World) -> None:
     assert login(world.admin.client, "editor", PASSWORD, headers={"X-Siteaccess": "admin"}).status_code == 201
 
 
-def test_an_editor_in_the_clean_install_editors_group(api: Api, settings: Settings) -> None:
+def test_an_editor_in_the_clean_install_editors_group(api: Api) -> None:
     """Editors (install.md §9): Editor on /1/2/ and /1/43/, and Member; no role administration."""
-    user_id, editor = make_user(api, settings.database_url, "clean_editor", "1/5/14")
+    user_id, editor = make_user(api, "clean_editor", "1/5/14")
     media_folder = published_folder(api, "Pictures", "1/43")
     assert (
         editor.get(f"/content/objects/{media_folder['_id']}", accept=media("ContentInfo")).status_code == 200

@@ -229,9 +229,6 @@ ROUTES: list[Route] = [
     make_route("PATCH", _POLICY, ro.update_policy, "policy.update"),
     make_route("DELETE", _POLICY, ro.delete_policy, "policy.delete"),
     make_route("GET", "/user/policies", ro.policies_of_user, "policy.of_user"),
-    # the roleId filter of the user and group lists (the rest of those lists: the users issue)
-    make_route("GET", "/user/users", ro.users_with_role, "user.list"),
-    make_route("GET", "/user/groups", ro.groups_with_role, "user_group.list"),
     # role assignments of users and user groups
     make_route("GET", _USER_ROLES, ro.user_assignments, "role_assignment.user_list"),
     make_route("POST", _USER_ROLES, ro.assign_role_to_user, "role_assignment.user_assign"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 
 from pressroom.domain.errors import NotFound
+from pressroom.domain.location import Location
 from pressroom.domain.permission import Target
 from pressroom.domain.role import Assignee, Limitation, Policy, RoleAssignment
 from pressroom.domain.user import User
@@ -98,24 +99,21 @@ class RoleAssignmentService:
                 seen.setdefault(grant.policy.id, grant.policy)
             return sorted(seen.values(), key=lambda policy: policy.id)
 
-    def users_with_role(self, user: User, role_id: int) -> builtins.list[int]:
+    def users_with_role(self, user: User, role_id: int) -> builtins.list[User]:
         """The users the role is assigned to directly (not through a group), by id. NotFound when there
         is none, also for a caller who may not read roles (the reference swallows the refusal)."""
         with self.store.read() as tx:
-            found = (
-                tx.roles.users_with_role(role_id) if self.permissions.can(user, "role", "read", tx=tx) else []
-            )
+            allowed = self.permissions.can(user, "role", "read", tx=tx)
+            found = tx.users.with_role(role_id) if allowed else []
         if not found:
             raise NotFound.of("User", f"roleId: {role_id}")
         return found
 
-    def groups_with_role(self, user: User, role_id: int) -> builtins.list[str]:
-        """The main location paths (``1/5/13``) of the user groups the role is assigned to, by id."""
+    def groups_with_role(self, user: User, role_id: int) -> builtins.list[Location]:
+        """The main locations of the user groups the role is assigned to, by content id."""
         self.permissions.require(user, "role", "read")
         with self.store.read() as tx:
             infos = tx.content.get_many(tx.roles.groups_with_role(role_id))
-            return [
-                info.main_location_path.strip("/")
-                for _, info in sorted(infos.items())
-                if info.main_location_path
-            ]
+            main_ids = [info.main_location_id for _, info in sorted(infos.items()) if info.main_location_id]
+            found = tx.locations.get_many(main_ids)
+            return [found[i] for i in main_ids if i in found]

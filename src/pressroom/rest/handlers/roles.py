@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pressroom.domain.errors import NotFound
 from pressroom.domain.role import Assignee, Role
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
 from pressroom.rest.output.roles import (
@@ -12,7 +11,6 @@ from pressroom.rest.output.roles import (
     RoleAssignmentView,
     RoleList,
 )
-from pressroom.rest.output.user_refs import UserGroupRefList, UserRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
 
@@ -165,25 +163,3 @@ def group_assignment(req: RestRequest, path: str, roleId: int) -> RoleAssignment
 
 def unassign_role_from_group(req: RestRequest, path: str, roleId: int) -> RoleAssignmentList:
     return _unassign(req, Assignee(group_path=path), roleId)
-
-
-# -- users and groups holding a role (the roleId filter of the user and group lists) ------------------------
-def users_with_role(req: RestRequest) -> UserRefList:
-    """``?roleId=<role href>``: the users the role is assigned to directly. 404 without the filter."""
-    href = req.query.get("roleId")
-    if href is None:
-        raise NotFound("Give the query parameter 'roleId' (a role href) to list users")
-    role_id: int = req.parse_href(href, "role.load", what="roleId")["roleId"]
-    return UserRefList(req.services.role_assignments.users_with_role(req.user, role_id), req.path)
-
-
-def groups_with_role(req: RestRequest) -> UserGroupRefList:
-    """``?roleId=<role id or href>``: the groups the role is assigned to; an empty list without it."""
-    raw = req.query.get("roleId", "").strip()
-    if not raw:
-        return UserGroupRefList([], req.path)
-    if raw.isdigit():
-        role_id = req.query_int("roleId", 0)
-    else:
-        role_id = req.parse_href(raw, "role.load", what="roleId")["roleId"]
-    return UserGroupRefList(req.services.role_assignments.groups_with_role(req.user, role_id), req.path)

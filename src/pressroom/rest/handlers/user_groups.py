@@ -24,6 +24,12 @@ def _group_list(req: RestRequest, groups: list[Location]) -> UserGroupList | Use
 
 
 def list_groups(req: RestRequest) -> UserGroupList | UserGroupRefList:
+    role = req.query.get("roleId", "").strip()  # a role id, or (as the service description asks) its href
+    if role:
+        role_id = (
+            req.query_int("roleId", 0) if role.isdigit() else req.parse_href(role, "role.load")["roleId"]
+        )
+        return _group_list(req, req.services.role_assignments.groups_with_role(req.user, role_id))
     raw_id = req.query.get("id")
     content_id = parse_int(raw_id) if raw_id is not None else None
     if raw_id is not None and (content_id is None or not 0 <= content_id <= MAX_ID):

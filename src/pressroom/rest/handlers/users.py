@@ -35,6 +35,10 @@ def user_list(req: RestRequest, users: list[User]) -> UserList | UserRefList:
 
 
 def list_users(req: RestRequest) -> UserList | UserRefList:
+    role = req.query.get("roleId")  # the first filter looked at; a role href (endpoints-users.tsv)
+    if role is not None:
+        role_id: int = req.parse_href(role, "role.load", what="roleId")["roleId"]
+        return user_list(req, req.services.role_assignments.users_with_role(req.user, role_id))
     query = UserFilter(
         remote_id=req.query.get("remoteId"), login=req.query.get("login"), email=req.query.get("email")
     )

@@ -42,8 +42,10 @@ from pressroom.domain.content import (
     VersionInfo,
 )
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.query import Criterion
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content_type import dt, dumps, ts
+from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.schema import (
     content,
     content_fields,
@@ -222,11 +224,15 @@ class SqlContentGateway:
             return {}
         return {r.id: _info(r) for r in self.c.execute(_INFO_BY_IDS, {"ids": ids})}
 
-    def existing_ids(self, content_ids: Iterable[int]) -> set[int]:
+    def existing_ids(self, content_ids: Iterable[int], readable: Criterion | None = None) -> set[int]:
+        """The ids of ``content_ids`` that exist (and that ``readable`` lets the caller read, when given)."""
         ids = sorted(set(content_ids))
         if not ids:
             return set()
-        return set(self.c.execute(select(content.c.id).where(content.c.id.in_(ids))).scalars())
+        query = select(content.c.id).where(content.c.id.in_(ids))
+        if readable is not None:
+            query = query.where(compile_criterion(readable))
+        return set(self.c.execute(query).scalars())
 
     def create(self, new: NewContent) -> int:
         """Insert a never-published item whose first version (1) is yet to be created: its version

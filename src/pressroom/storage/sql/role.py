@@ -18,7 +18,6 @@ from pressroom.storage.sql.schema import (
     role_assignments,
     roles,
     sequences,
-    users,
 )
 from pressroom.storage.sql.sequences import next_value
 
@@ -227,17 +226,6 @@ class SqlRoleGateway:
                 role_assignments.c.assignee_id == assignee_id, role_assignments.c.role_id == role_id
             )
         )
-
-    def users_with_role(self, role_id: int) -> list[int]:
-        """The users the role is assigned to directly (not through a group), by id."""
-        query = (
-            select(role_assignments.c.assignee_id)
-            .distinct()
-            .join(users, users.c.content_id == role_assignments.c.assignee_id)
-            .where(role_assignments.c.role_id == role_id)
-            .order_by(role_assignments.c.assignee_id)
-        )
-        return [int(value) for value in self.c.execute(query).scalars()]
 
     def groups_with_role(self, role_id: int) -> list[int]:
         """The content ids of the user groups the role is assigned to, by id."""

@@ -13,7 +13,15 @@ from pressroom.domain.user import Account, Session, User
 from pressroom.storage.sql.engine import upsert
 from pressroom.storage.sql.location import _query as location_query
 from pressroom.storage.sql.location import location_of as row_to_location
-from pressroom.storage.sql.schema import content, locations, sessions, settings, token_epochs, users
+from pressroom.storage.sql.schema import (
+    content,
+    locations,
+    role_assignments,
+    sessions,
+    settings,
+    token_epochs,
+    users,
+)
 
 _USER_BY_ID = select(users).where(users.c.content_id == bindparam("id"))
 _USER_BY_LOGIN = select(users).where(users.c.login_normalized == bindparam("login"))
@@ -46,6 +54,12 @@ class SqlUserGateway:
     def by_email(self, email: str) -> list[User]:
         """Every user with this e-mail address (case-insensitive), by id."""
         return [self._user(r) for r in self.c.execute(_USERS_BY_EMAIL, {"email": email.lower()})]
+
+    def with_role(self, role_id: int) -> list[User]:
+        """The users a role is assigned to directly (not through a group), by id."""
+        assigned = select(role_assignments.c.assignee_id).where(role_assignments.c.role_id == role_id)
+        query = select(users).where(users.c.content_id.in_(assigned)).order_by(users.c.content_id)
+        return [self._user(r) for r in self.c.execute(query)]
 
     def list_all(self, offset: int = 0, limit: int | None = None) -> list[User]:
         query = select(users).order_by(users.c.content_id).offset(offset).limit(limit)
