@@ -50,7 +50,7 @@ def test_roles_and_drafts_keep_the_reference_ids(store: SqlStore) -> None:
         assert role is not None and role.status == DEFINED
         assert [(p.id, p.limitations) for p in role.policies] == [(341, (Limitation("Section", ("1",)),))]
         assert [a.role_id for a in tx.roles.assignments_reaching(14)[1]] == [2, 5]
-        assert tx.roles.users_with_role(5) == [14]
+        assert [user.id for user in tx.users.with_role(5)] == [14]
         assert tx.roles.groups_with_role(3) == [13]
 
 

@@ -50,8 +50,8 @@ class BookmarkService:
     def list(self, user: User, offset: int, limit: int) -> BookmarkPage:
         """The readable bookmarked locations; what the user may not read is filtered in the query."""
         _signed_in(user)
-        readable = self.permissions.read_criterion(user)
         with self.store.read() as tx:
+            readable = self.permissions.read_criterion(user, tx)
             ids = tx.bookmarks.page(user.id, readable, offset, limit)
             found = tx.locations.get_many(ids)
             infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)

@@ -22,10 +22,11 @@ from pressroom.services.content_ops import (
     delete_subtrees,
     get_content_type,
     place,
+    require_on,
     resolve_location,
 )
 from pressroom.services.file import write_releasing_files
-from pressroom.services.permissions import Permissions
+from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.user_content import (
     content_create,
     group_at,
@@ -141,10 +142,10 @@ class UserService:
 
     def update(self, viewer: User, user_id: int, struct: UserUpdate, if_match: str | None) -> UserContent:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
-        self.permissions.require(viewer, "content", "edit")
         moment = now()
         with write_releasing_files(self.store, self.files) as tx:
             current = lock_user(tx, self.permissions, viewer, user_id)
+            require_on(self.permissions, viewer, tx, "edit", current.version.content)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
             changes = (struct.email, struct.password, struct.enabled, struct.max_login)
@@ -175,9 +176,14 @@ class UserService:
 
     def delete(self, viewer: User, user_id: int) -> None:
         """Delete the user and its account; Forbidden for the caller itself."""
-        self.permissions.require(viewer, "content", "remove")
         with write_releasing_files(self.store, self.files) as tx:
-            lock_user(tx, self.permissions, viewer, user_id)
+            require_on(
+                self.permissions,
+                viewer,
+                tx,
+                "remove",
+                lock_user(tx, self.permissions, viewer, user_id).version.content,
+            )
             if user_id == viewer.id:
                 raise Forbidden("Cannot delete the currently authenticated User")
             delete_content(tx, [user_id])
@@ -192,6 +198,10 @@ class UserService:
             group = tx.locations.get(group_location_id)
             if group is None or not is_group(tx, group):
                 raise Forbidden(f"Could not find 'UserGroup' with location id '{group_location_id}'")
+            if not self.permissions.can(
+                viewer, "content", "manage_locations", target=content_target(info, locations=(group,)), tx=tx
+            ):
+                raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
             if any(location.parent_id == group.id for location in tx.locations.of_content(user_id)):
                 raise Forbidden(f"User {user_id} is already in the group at location {group.id}")
             content_type = get_content_type(tx, info.content_type_id)
@@ -201,9 +211,9 @@ class UserService:
     def unassign_group(self, viewer: User, user_id: int, group_location_id: int) -> list[Location]:
         """Remove the user's location below the group; Forbidden when the user is not in it or it is the
         user's last group. Returns the remaining groups."""
-        self.permissions.require(viewer, "content", "manage_locations")
         with write_releasing_files(self.store, self.files) as tx:
-            lock_user(tx, self.permissions, viewer, user_id)  # the row lock every writer of the item takes
+            info = lock_user(tx, self.permissions, viewer, user_id).version.content  # the writers' row lock
+            require_on(self.permissions, viewer, tx, "manage_locations", info)
             locations = tx.locations.of_content(user_id)
             doomed = next(
                 (location for location in locations if location.parent_id == group_location_id), None

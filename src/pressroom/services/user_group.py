@@ -12,7 +12,7 @@ from pressroom.domain.location import Location
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
-from pressroom.services.content_ops import check_readable, delete_content, lock_content
+from pressroom.services.content_ops import check_readable, delete_content, lock_content, require_on
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
@@ -106,12 +106,11 @@ class UserGroupService:
 
     def update(self, viewer: User, path: str, struct: ContentParts, if_match: str | None) -> UserGroup:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
-        self.permissions.require(viewer, "content", "edit")
         moment = now()
         with self.store.write() as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
-            lock_content(tx, location.content_id)
+            require_on(self.permissions, viewer, tx, "edit", lock_content(tx, location.content_id))
             current = load_group(tx, self.permissions, viewer, location)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User group {path} has changed; its ETag is {value_tag(current)}")
@@ -131,11 +130,10 @@ class UserGroupService:
 
     def delete(self, viewer: User, path: str) -> None:
         """Delete the group with its subtree; Forbidden while users are directly in it."""
-        self.permissions.require(viewer, "content", "remove")
         with self.store.write() as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
-            lock_content(tx, location.content_id)
+            require_on(self.permissions, viewer, tx, "remove", lock_content(tx, location.content_id))
             if tx.users.below(location.id, 0, 1):
                 raise Forbidden("Cannot delete non-empty User Groups")
             delete_content(tx, [location.content_id])
