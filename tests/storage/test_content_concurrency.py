@@ -194,7 +194,7 @@ class SectionTarget:
 
     @staticmethod
     def _sections(svc: Services) -> SectionService:
-        return SectionService(svc[0].store, Permissions())
+        return SectionService(svc[0].store, Permissions(svc[0].store))
 
     def tag(self, svc: Services) -> str:
         return value_tag(self._sections(svc).load(ADMIN, self.section_id))
