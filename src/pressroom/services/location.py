@@ -59,10 +59,17 @@ class LocationService:
     def _at_path(self, tx: Tx, user: User, path: str) -> Location:
         """The location whose real path is ``path``, its child count limited to what ``user`` may read."""
         ids = path_ids(path)
-        location = tx.locations.get(ids[-1], self.permissions.read_criterion(user))
+        location = tx.locations.get(ids[-1], self.permissions.read_criterion(user, tx))
         if location is None or location.path_ids != ids:
             raise NotFound(f"Could not find 'Location' with path '{path}'")
         return location
+
+    def _require_at(self, tx: Tx, user: User, function: str, location: Location) -> None:
+        """``content/<function>`` on the location's item, judged at that location."""
+        if location.content_info is None:
+            self.permissions.require(user, "content", function, tx=tx)
+        else:
+            require_on(self.permissions, user, tx, function, location.content_info, locations=(location,))
 
     def _with_content(self, tx: Tx, user: User, location: Location) -> Location:
         """The location with its content info (none for the virtual root), after the read check."""
@@ -141,8 +148,8 @@ class LocationService:
     def children(self, user: User, path: str, offset: int, limit: int | None) -> Children:
         """A page of the children ``user`` may read, sorted as the parent says, with their content
         infos loaded in one query. The filter is part of the SQL, so pages are full."""
-        readable = self.permissions.read_criterion(user)
         with self.store.read() as tx:
+            readable = self.permissions.read_criterion(user, tx)
             parent = self.load_in(tx, user, path)
             page = tx.locations.children(parent, readable, offset, limit)
             infos = tx.content.get_many(c.content_id for c in page if c.content_id is not None)
@@ -182,12 +189,12 @@ class LocationService:
     def update(self, user: User, path: str, struct: LocationUpdate, if_match: str | None) -> Location:
         """Priority, remote id, sort (content/edit) and hidden (content/hide: hides or reveals the
         subtree). PreconditionFailed when ``if_match`` is stale; Forbidden when the remote id is taken."""
-        if struct.hidden is not None:
-            self.permissions.require(user, "content", "hide")
-        if (struct.priority, struct.remote_id, struct.sort_field, struct.sort_order) != (None,) * 4:
-            self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
             location = self.load_in(tx, user, path)
+            if struct.hidden is not None:
+                self._require_at(tx, user, "hide", location)
+            if (struct.priority, struct.remote_id, struct.sort_field, struct.sort_order) != (None,) * 4:
+                self._require_at(tx, user, "edit", location)
             if if_match is not None and not tag_matches(if_match, value_tag(location)):
                 raise PreconditionFailed(
                     f"Location {location.id} has changed; its ETag is {value_tag(location)}"
@@ -210,7 +217,12 @@ class LocationService:
         source = self.load_in(tx, user, path)
         self._movable(source, what)
         parent = self.load_in(tx, user, parent_path)
-        self.permissions.require(user, "content", "create", section_id=_section(parent))
+        info = source.content_info
+        assert info is not None  # _movable refused the root
+        require_create(
+            self.permissions, user, tx, parent, content_type_id=info.content_type_id,
+            section_id=info.section_id, owner_id=info.owner_id, language_codes=(info.main_language_code,),
+        )  # fmt: skip
         if is_below(parent.path_string, source.path_string):
             raise Forbidden(f"Location {source.id} cannot be {what} into its own subtree")
         return source, parent
@@ -264,12 +276,13 @@ class LocationService:
 
     def swap(self, user: User, path: str, other_path: str) -> None:
         """Exchange the content of two locations; Forbidden for the root."""
-        self.permissions.require(user, "content", "edit")
         with self.store.write() as tx:
             first = self.load_in(tx, user, path)
             second = self.load_in(tx, user, other_path)
             self._movable(first, "swapped")
             self._movable(second, "swapped")
+            self._require_at(tx, user, "edit", first)
+            self._require_at(tx, user, "edit", second)
             if first.content_id == second.content_id:
                 return
             for location, other in ((first, second), (second, first)):
@@ -283,17 +296,13 @@ class LocationService:
     def delete(self, user: User, path: str) -> None:
         """Delete the subtree: content with no other location goes, other content loses these
         locations. A fixed number of statements for any subtree."""
-        self.permissions.require(user, "content", "remove")
         with self.store.write() as tx:
             location = self.load_in(tx, user, path)
             self._movable(location, "deleted")
+            self._require_at(tx, user, "remove", location)
             delete_subtrees(tx, [location.path_string])
 
 
 def _others(tx: Tx, location: Location) -> list[Location]:
     """The other locations of the location's content."""
     return [other for other in tx.locations.of_content(location.content_id or 0) if other.id != location.id]
-
-
-def _section(location: Location) -> int | None:
-    return location.content_info.section_id if location.content_info else None

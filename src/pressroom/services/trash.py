@@ -21,7 +21,7 @@ class TrashService:
         self.locations = locations
 
     def _item(self, tx: Tx, user: User, item_id: int) -> TrashItem:
-        item = tx.trash.get(item_id, self.permissions.read_criterion(user))
+        item = tx.trash.get(item_id, self.permissions.read_criterion(user, tx))
         if item is None:
             raise NotFound.of("TrashItem", item_id)
         return self._with_content(tx, [item])[0]
@@ -58,7 +58,9 @@ class TrashService:
         """The items ``user`` may read (filtered in SQL), with their content infos in one query."""
         self.permissions.require(user, "content", "read")
         with self.store.read() as tx:
-            return self._with_content(tx, tx.trash.list(self.permissions.read_criterion(user), offset, limit))
+            return self._with_content(
+                tx, tx.trash.list(self.permissions.read_criterion(user, tx), offset, limit)
+            )
 
     def load(self, user: User, item_id: int) -> TrashItem:
         self.permissions.require(user, "content", "read")
