@@ -12,6 +12,7 @@ when the role revision counter, read by that same statement, says another write 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -99,6 +100,7 @@ class Permissions:
         self._lock = threading.Lock()
         self._revision = -1
         self._roles: dict[int, Role] = {}
+        self._by_transaction: weakref.WeakKeyDictionary[Tx, dict[int, _Access]] = weakref.WeakKeyDictionary()
 
     @contextmanager
     def scope(self) -> Iterator[None]:
@@ -132,6 +134,9 @@ class Permissions:
 
     def _access(self, user: User, tx: Tx | None) -> _Access:
         cache = _REQUEST.get()
+        if cache is None and tx is not None:  # outside a request: keep them for the transaction
+            with self._lock:
+                cache = self._by_transaction.setdefault(tx, {})
         if cache is not None and user.id in cache:
             return cache[user.id]
         if tx is None:
