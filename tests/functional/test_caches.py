@@ -153,13 +153,14 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
         with StatementCounter() as reading:
             content(api, content_id, fmt)
         # Basic re-reads the caller's account on every request (a disabled account is refused at
-        # once); the content read itself is one statement
-        assert [s for s in reading.statements if "FROM users" not in s] == reading.statements[-1:]
-        assert reading.count == 2, reading.statements
+        # once) and the resolver reads the caller's role assignments; the content read is one statement
+        own = [s for s in reading.statements if "FROM users" not in s and "role_assignments" not in s]
+        assert len(own) == 1 and own[0].startswith("SELECT content."), reading.statements
+        assert reading.count == 3, reading.statements
     # SQLite's BEGIN IMMEDIATE is a statement of its own, PostgreSQL's BEGIN is not counted; both
-    # include Basic's account read
-    assert sent(creating) == 12, creating.statements
-    assert sent(publishing) == 25, publishing.statements
+    # include Basic's account read and the caller's role assignments
+    assert sent(creating) == 14, creating.statements  # and the parent's content for content/create
+    assert sent(publishing) == 26, publishing.statements
 
 
 def sent(counter: StatementCounter) -> int:
