@@ -108,7 +108,8 @@ def test_anonymous_users_cannot_read_a_file_of_another_section(api: Api) -> None
     publish(api, content_id)
     response = _anonymous(api).get(f"/content/files/{file_id}", accept=media("ErrorMessage"))
     assert error_message(response, 401)["errorDescription"] == (
-        "The User does not have the 'read' 'content' permission with: sectionId '3'"
+        "The User does not have the 'read' 'content' permission with: "
+        f"contentId '{content_id}', sectionId '3'"
     )
     assert api.get(f"/content/files/{file_id}").status_code == 200
 
