@@ -9,6 +9,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from alembic.util.exc import CommandError
 from granian.constants import Interfaces
 from granian.http import HTTP1Settings
 from granian.server import Server
@@ -22,6 +23,7 @@ from pressroom.services.language import LanguageService
 from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
+from pressroom.storage.sql.migrate import current, head, upgrade
 from pressroom.storage.sql.store import SqlStore
 
 
@@ -118,12 +120,32 @@ def _gc_files(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate(args: argparse.Namespace) -> int:
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    engine = make_engine(settings.database_url)
+    if not is_initialised(engine):
+        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
+        return 2
+    try:
+        with engine.begin() as connection:
+            before = current(connection)
+            upgrade(connection)
+    except CommandError as error:  # a revision this code does not know: a newer server wrote it
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"Schema at {head()} (was {before}).")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     settings = settings_from_env().with_overrides(database_url=args.database_url)
     engine = make_engine(settings.database_url)
     if not is_initialised(engine):
         install(settings, engine)
         print("Empty database: schema created and clean install loaded.")
+    else:
+        with engine.begin() as connection:  # once, before any worker starts
+            upgrade(connection)
     engine.dispose()
     # Workers are separate processes: they read the settings from the environment.
     os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
@@ -174,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     add_language.add_argument("--name", default=None, help="display name (derived from the code if absent)")
     add_language.add_argument("--database-url", default=None)
     add_language.set_defaults(run=_add_language)
+    migrate = commands.add_parser("migrate", help="bring the database schema up to this version's")
+    migrate.add_argument("--database-url", default=None)
+    migrate.set_defaults(run=_migrate)
     export = commands.add_parser(
         "export", help="write the whole repository (data and files) to a zip archive"
     )

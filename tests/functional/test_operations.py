@@ -125,3 +125,17 @@ def test_metrics_add_up_over_several_worker_processes(tmp_path: Path) -> None:
     assert (
         metric(text, "pressroom_requests_total", route="operations.health", method="GET", status="200") == 80
     )
+
+
+def test_not_ready_while_the_schema_is_behind(tmp_path: Path, sqlite_url: str) -> None:
+    from sqlalchemy import text
+
+    from pressroom.storage.sql.engine import make_engine
+
+    engine = make_engine(sqlite_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE alembic_version SET version_num = 'older'"))
+    engine.dispose()
+    settings = Settings(database_url=sqlite_url, file_root=tmp_path / "files")
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/health/ready").status_code == 503

@@ -1,4 +1,4 @@
-"""Readiness: the database answers and holds an installed repository."""
+"""Readiness: the database answers, holds an installed repository, and its schema is this version's."""
 
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ class HealthService:
     def ready(self) -> bool:
         try:
             with self.store.read() as tx:
-                return tx.settings.get("installed") is not None
+                installed = tx.settings.get("installed") is not None
+            return installed and self.store.schema_is_current()
         except Exception as error:  # any failure to reach the database means "not ready", never a 500
             log.warning("readiness check failed: %s", type(error).__name__)
             return False

@@ -13,6 +13,7 @@ from pressroom.domain.passwords import UNUSABLE_HASH, hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.language import language_row
+from pressroom.storage.sql.migrate import upgrade
 from pressroom.storage.sql.seed_content import load_content
 from pressroom.storage.sql.seed_content_types import load_content_types
 from pressroom.storage.sql.seed_roles import load_roles
@@ -60,7 +61,10 @@ def create_schema(engine: Engine, *, force: bool) -> None:
         if not force:
             raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
         schema.metadata.drop_all(engine)
-    schema.metadata.create_all(engine)
+        with engine.begin() as connection:
+            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    with engine.begin() as connection:
+        upgrade(connection)
 
 
 def initialise(

@@ -20,6 +20,7 @@ from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.integrity import SqlIntegrityGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
+from pressroom.storage.sql.migrate import is_current
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.role import SqlRoleGateway
@@ -146,6 +147,9 @@ class SqlStore:
         self.engine = engine
         self.anonymous_user_id = anonymous_user_id
         self.cache = EpochCache()  # content types, languages, sections: see storage/sql/cache.py
+
+    def schema_is_current(self) -> bool:
+        return is_current(self.engine)
 
     @contextmanager
     def read(self) -> Iterator[SqlTx]:
