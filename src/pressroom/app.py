@@ -64,7 +64,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
     if not secret:
         raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
     permissions = Permissions(store)
-    locations = LocationService(store, permissions)
+    locations = LocationService(store, permissions, files)
     return Services(
         permissions=permissions,
         auth=AuthService(
@@ -87,7 +87,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         versions=VersionService(store, permissions, files),
         relations=RelationService(store, permissions),
         locations=locations,
-        trash=TrashService(store, permissions, locations),
+        trash=TrashService(store, permissions, locations, files),
         object_states=ObjectStateService(store, permissions),
         bookmarks=BookmarkService(store, permissions),
         url_aliases=UrlAliasService(store, permissions),

@@ -153,6 +153,36 @@ def test_deleting_the_item_deletes_its_files_and_they_are_404(api: Api, settings
         error_message(api.get(f"/content/files/{gone}", accept=media("ErrorMessage")), 404)
 
 
+def _location_path(api: Api, content_id: int) -> str:
+    info = api.get(f"/content/objects/{content_id}", accept=media("ContentInfo")).json()["Content"]
+    href: str = info["MainLocation"]["_href"]
+    return href.split("/content/locations/", 1)[1]
+
+
+def test_deleting_the_location_subtree_deletes_its_files(api: Api, settings: Settings) -> None:
+    content_id, file_id = _create_file(api)
+    publish(api, content_id)
+    assert _on_disk(settings, file_id)
+    assert api.delete(f"/content/locations/{_location_path(api, content_id)}").status_code == 204
+    assert not _on_disk(settings, file_id)
+
+
+@pytest.mark.parametrize("how", ["item", "empty"])
+def test_deleting_from_the_trash_deletes_the_files(api: Api, settings: Settings, how: str) -> None:
+    content_id, file_id = _create_file(api)
+    publish(api, content_id)
+    trashed = api.request(
+        "MOVE",
+        f"/content/locations/{_location_path(api, content_id)}",
+        headers={"Destination": f"{PREFIX}/content/trash"},
+    )
+    assert trashed.status_code == 201, trashed.text
+    assert _on_disk(settings, file_id)  # in the trash the item can still come back
+    gone = api.delete(trashed.headers["location"] if how == "item" else "/content/trash")
+    assert gone.status_code == 204, gone.text
+    assert not _on_disk(settings, file_id)
+
+
 def test_replacing_the_file_of_a_draft_deletes_the_file_it_replaced(api: Api, settings: Settings) -> None:
     content_id, first = _create_file(api)
     response = update_version(api, content_id, 1, [_upload("v2.pdf", b"%PDF second")])

@@ -4,17 +4,20 @@ whole path ranges, so a subtree of 10,000 locations costs the same number of sta
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from benchmarks.tree_data import GrownTree, grow_tree
 from sqlalchemy import Engine, func, select, text
 
+from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import LocationUpdate
 from pressroom.domain.query import SectionId
 from pressroom.domain.user import User
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.trash import TrashService
+from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine, transaction
 from pressroom.storage.sql.schema import content, locations, trash
 from pressroom.storage.sql.store import SqlStore
@@ -71,19 +74,26 @@ def data(counter: StatementCounter) -> int:
     return sum(1 for statement in counter.statements if not statement.lstrip().upper().startswith("BEGIN"))
 
 
-def services(engine: Engine) -> tuple[LocationService, TrashService]:
+@pytest.fixture
+def file_store(tmp_path: Path) -> FileStore:
+    return LocalFileStore(tmp_path / "files")
+
+
+def services(engine: Engine, files: FileStore) -> tuple[LocationService, TrashService]:
     store = SqlStore(engine)
     permissions = Permissions(store)
     permissions.grants(ADMIN)  # role definitions are loaded once per process: not part of the counts
-    locations_service = LocationService(store, permissions)
-    return locations_service, TrashService(store, permissions, locations_service)
+    locations_service = LocationService(store, permissions, files)
+    return locations_service, TrashService(store, permissions, locations_service, files)
 
 
-def test_moving_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+def test_moving_10000_locations_is_a_fixed_number_of_statements(
+    engine: Engine, file_store: FileStore
+) -> None:
     tree = grow(engine, "/1/2/", BIG, fanout=20)
     small = grow(engine, "/1/2/", 3, fanout=2)
     warm_up = grow(engine, "/1/2/", 3, fanout=2)
-    service, _ = services(engine)
+    service, _ = services(engine, file_store)
     service.move(ADMIN, warm_up.root_path.strip("/"), "1/5")  # fills the process caches
     with StatementCounter() as small_move:
         service.move(ADMIN, small.root_path.strip("/"), "1/43")
@@ -98,10 +108,12 @@ def test_moving_10000_locations_is_a_fixed_number_of_statements(engine: Engine) 
     assert count(engine, locations, locations.c.path_string.like(f"/1/2/{tree.root_id}/%")) == 0
 
 
-def test_deleting_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+def test_deleting_10000_locations_is_a_fixed_number_of_statements(
+    engine: Engine, file_store: FileStore
+) -> None:
     tree = grow(engine, "/1/2/", BIG, fanout=50)
     small = grow(engine, "/1/2/", 3, fanout=2)
-    service, _ = services(engine)
+    service, _ = services(engine, file_store)
     before = count(engine, content)
     with StatementCounter() as small_delete:
         service.delete(ADMIN, small.root_path.strip("/"))
@@ -112,9 +124,11 @@ def test_deleting_10000_locations_is_a_fixed_number_of_statements(engine: Engine
     assert rows(engine, tree.root_path) == []
 
 
-def test_hiding_marks_the_subtree_invisible_until_no_hidden_ancestor_is_left(engine: Engine) -> None:
+def test_hiding_marks_the_subtree_invisible_until_no_hidden_ancestor_is_left(
+    engine: Engine, file_store: FileStore
+) -> None:
     tree = grow(engine, "/1/2/", 7, fanout=2)  # 0 -> 1, 2; 1 -> 3, 4; 2 -> 5, 6
-    service, _ = services(engine)
+    service, _ = services(engine, file_store)
     paths = {r[0]: r[1].strip("/") for r in rows(engine, tree.root_path)}
     ids = tree.location_ids
     service.update(ADMIN, paths[ids[1]], LocationUpdate(hidden=True), None)
@@ -127,10 +141,10 @@ def test_hiding_marks_the_subtree_invisible_until_no_hidden_ancestor_is_left(eng
     assert (loaded.hidden, loaded.invisible) == (False, True)
 
 
-def test_children_filtered_and_counted_in_sql(engine: Engine) -> None:
+def test_children_filtered_and_counted_in_sql(engine: Engine, file_store: FileStore) -> None:
     tree = grow(engine, "/1/2/", 5, fanout=4)
     grow(engine, tree.root_path, 3, fanout=3, section_id=3)  # another child with 2 children of its own
-    service, _ = services(engine)
+    service, _ = services(engine, file_store)
     anonymous = User(id=10, login="anonymous", email="", enabled=True, is_anonymous=True)
     path = tree.root_path.strip("/")
     assert Permissions(SqlStore(engine)).read_criterion(anonymous) == SectionId((1,))
@@ -142,10 +156,12 @@ def test_children_filtered_and_counted_in_sql(engine: Engine) -> None:
     assert [c.id for c in service.children(ADMIN, path, 1, 2).locations] == tree.location_ids[2:4]
 
 
-def test_trashing_10000_locations_is_a_fixed_number_of_statements(engine: Engine) -> None:
+def test_trashing_10000_locations_is_a_fixed_number_of_statements(
+    engine: Engine, file_store: FileStore
+) -> None:
     tree = grow(engine, "/1/2/", BIG, fanout=100)
     small = grow(engine, "/1/2/", 3, fanout=2)
-    _, bin_ = services(engine)
+    _, bin_ = services(engine, file_store)
     with StatementCounter() as small_trash:
         bin_.trash(ADMIN, small.root_path.strip("/"))
     with StatementCounter() as big_trash:
@@ -159,7 +175,9 @@ def test_trashing_10000_locations_is_a_fixed_number_of_statements(engine: Engine
     assert restored.content_info is not None and restored.content_info.status == "PUBLISHED"
 
 
-def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(engine: Engine) -> None:
+def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(
+    engine: Engine, file_store: FileStore
+) -> None:
     """/1/2/61/ and /1/2/610/: byte-ordered ranges keep them apart (PostgreSQL: collation "C")."""
     first = grow(engine, "/1/2/", 2, fanout=1)
     lone_id = first.root_id
@@ -167,7 +185,7 @@ def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(engine: Engi
     grow(engine, "/1/43/", filler, fanout=filler)
     neighbour = grow(engine, "/1/2/", 2, fanout=1)
     assert str(neighbour.root_id).startswith(str(lone_id)) and neighbour.root_id > lone_id
-    service, _ = services(engine)
+    service, _ = services(engine, file_store)
     assert [c.id for c in service.children(ADMIN, first.root_path.strip("/"), 0, 10).locations] == [
         first.location_ids[1]
     ]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
+from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, LocationCreate, LocationUpdate, is_below
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
@@ -25,6 +26,7 @@ from pressroom.services.content_ops import (
     require_on,
     resolve_location,
 )
+from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import lookup, refresh_location_aliases
 from pressroom.storage.spi import Store, Tx
@@ -51,9 +53,10 @@ def path_ids(path: str) -> list[int]:
 
 
 class LocationService:
-    def __init__(self, store: Store, permissions: Permissions) -> None:
+    def __init__(self, store: Store, permissions: Permissions, files: FileStore) -> None:
         self.store = store
         self.permissions = permissions
+        self.files = files  # the files of content a delete removes go after the commit
 
     # -- helpers (inside the caller's transaction) ---------------------------------------------------
     def _at_path(self, tx: Tx, user: User, path: str) -> Location:
@@ -296,7 +299,7 @@ class LocationService:
     def delete(self, user: User, path: str) -> None:
         """Delete the subtree: content with no other location goes, other content loses these
         locations. A fixed number of statements for any subtree."""
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             location = self.load_in(tx, user, path)
             self._movable(location, "deleted")
             self._require_at(tx, user, "remove", location)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pressroom.domain.errors import Forbidden, NotFound
+from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
 from pressroom.domain.user import User
 from pressroom.services.content_ops import get_location, new_remote_id, refresh_visibility
+from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import refresh_location_aliases, remove_subtree_aliases
@@ -15,10 +17,13 @@ from pressroom.storage.spi import Store, Tx
 
 
 class TrashService:
-    def __init__(self, store: Store, permissions: Permissions, locations: LocationService) -> None:
+    def __init__(
+        self, store: Store, permissions: Permissions, locations: LocationService, files: FileStore
+    ) -> None:
         self.store = store
         self.permissions = permissions
         self.locations = locations
+        self.files = files  # the files of content the trash deletes go after the commit
 
     def _item(self, tx: Tx, user: User, item_id: int) -> TrashItem:
         item = tx.trash.get(item_id, self.permissions.read_criterion(user, tx))
@@ -101,7 +106,7 @@ class TrashService:
     def delete(self, user: User, item_id: int) -> None:
         """Delete one item and its content when that has no location and no other item left."""
         self.permissions.require(user, "content", "cleantrash")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             self._item(tx, user, item_id)
             orphans = tx.trash.orphaned_content_ids([item_id])
             tx.trash.delete([item_id])
@@ -110,7 +115,7 @@ class TrashService:
     def empty(self, user: User) -> None:
         """Delete every item and the content they held (three statements)."""
         self.permissions.require(user, "content", "cleantrash")
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             orphans = tx.trash.orphaned_content_ids()
             tx.trash.delete()
             tx.content.delete(sorted(orphans))

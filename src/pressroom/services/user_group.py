@@ -13,6 +13,7 @@ from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
 from pressroom.services.content_ops import check_readable, delete_content, lock_content, require_on
+from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.user_content import (
@@ -130,7 +131,7 @@ class UserGroupService:
 
     def delete(self, viewer: User, path: str) -> None:
         """Delete the group with its subtree; Forbidden while users are directly in it."""
-        with self.store.write() as tx:
+        with write_releasing_files(self.store, self.files) as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
             require_on(self.permissions, viewer, tx, "remove", lock_content(tx, location.content_id))
