@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pressroom.domain.errors import InvalidArgument, NotFound
-from pressroom.domain.fieldtypes.base import StoredFile
+from pressroom.domain.fieldtypes.base import FileStore, StoredFile
 
 MAX_NAME_LENGTH = 100
 _UNSAFE_CHARS = re.compile(r"[^A-Za-z0-9._-]+")
@@ -46,6 +46,14 @@ def check_file_id(file_id: str) -> list[str]:
     return segments
 
 
+def put_new(store: FileStore, data: bytes, file_name: str, mime_type: str | None) -> StoredFile:
+    """Store ``data`` under a new id, ``"ab/cd/<uuid hex>/<sanitized file name>"``, in any store."""
+    token = uuid.uuid4().hex
+    file_id = f"{token[:2]}/{token[2:4]}/{token}/{sanitize_file_name(file_name)}"
+    store.put_as(file_id, data)
+    return StoredFile(file_id, file_name, len(data), mime_type)
+
+
 class LocalFileStore:
     """Files under ``root``, one directory per file."""
 
@@ -54,10 +62,7 @@ class LocalFileStore:
 
     def put(self, data: bytes, file_name: str, mime_type: str | None) -> StoredFile:
         """Store ``data``; the returned ``file_name`` is the name as given (the id holds a safe form)."""
-        token = uuid.uuid4().hex
-        file_id = f"{token[:2]}/{token[2:4]}/{token}/{sanitize_file_name(file_name)}"
-        self.put_as(file_id, data)
-        return StoredFile(file_id, file_name, len(data), mime_type)
+        return put_new(self, data, file_name, mime_type)
 
     def put_as(self, file_id: str, data: bytes) -> None:
         """Store ``data`` under an id the caller derived (a rendition beside its original), atomically:

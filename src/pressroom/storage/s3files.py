@@ -8,7 +8,6 @@ prefix as object keys; a PUT of a whole object is atomic, as the local store's r
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -19,7 +18,7 @@ from botocore.exceptions import ClientError
 
 from pressroom.domain.errors import NotFound
 from pressroom.domain.fieldtypes.base import StoredFile
-from pressroom.storage.files import check_file_id, sanitize_file_name
+from pressroom.storage.files import check_file_id, put_new
 
 _MISSING = {"NoSuchKey", "404", "NotFound"}
 
@@ -47,10 +46,7 @@ class S3FileStore:
         return f"{self.prefix}/{file_id}" if self.prefix else file_id
 
     def put(self, data: bytes, file_name: str, mime_type: str | None) -> StoredFile:
-        token = uuid.uuid4().hex
-        file_id = f"{token[:2]}/{token[2:4]}/{token}/{sanitize_file_name(file_name)}"
-        self.put_as(file_id, data)
-        return StoredFile(file_id, file_name, len(data), mime_type)
+        return put_new(self, data, file_name, mime_type)
 
     def put_as(self, file_id: str, data: bytes) -> None:
         self.client.put_object(Bucket=self.bucket, Key=self._key(file_id), Body=data)
