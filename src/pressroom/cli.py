@@ -13,9 +13,10 @@ from alembic.util.exc import CommandError
 from granian.constants import Interfaces
 from granian.http import HTTP1Settings
 from granian.server import Server
+from sqlalchemy import Engine
 
 from pressroom.app import install, open_file_store
-from pressroom.config import comma_list, settings_from_env
+from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.logs import configure_logging
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
@@ -44,23 +45,28 @@ def _init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_language(args: argparse.Namespace) -> int:
+class NotInitialised(Exception):
+    """The command needs a database that holds a repository."""
+
+
+def _installed(args: argparse.Namespace) -> tuple[Settings, Engine]:
+    """The settings and engine of ``--database-url`` (or the environment's), which must hold a repository."""
     settings = settings_from_env().with_overrides(database_url=args.database_url)
     engine = make_engine(settings.database_url)
     if not is_initialised(engine):
-        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
-        return 2
+        raise NotInitialised("the database is not initialised; run `pressroom init` first")
+    return settings, engine
+
+
+def _add_language(args: argparse.Namespace) -> int:
+    settings, engine = _installed(args)
     language = LanguageService(SqlStore(engine, settings.anonymous_user_id)).add(args.code, args.name)
     print(f"Language {language.language_code} '{language.name}' installed with id {language.id}.")
     return 0
 
 
 def _export(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
-    engine = make_engine(settings.database_url)
-    if not is_initialised(engine):
-        print("error: the database is not initialised; nothing to export", file=sys.stderr)
-        return 2
+    settings, engine = _installed(args)
     manifest = export_repository(
         engine, open_file_store(settings), Path(args.file), progress=sys.stderr.isatty()
     )
@@ -84,20 +90,13 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _integrity(args: argparse.Namespace) -> IntegrityService | None:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
-    engine = make_engine(settings.database_url)
-    if not is_initialised(engine):
-        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
-        return None
+def _integrity(args: argparse.Namespace) -> IntegrityService:
+    settings, engine = _installed(args)
     return IntegrityService(SqlStore(engine, settings.anonymous_user_id), open_file_store(settings))
 
 
 def _check(args: argparse.Namespace) -> int:
-    service = _integrity(args)
-    if service is None:
-        return 2
-    report = service.check()
+    report = _integrity(args).check()
     for problem in report.problems:
         print(f"{problem.kind}: {problem.message}")
     checked = ", ".join(f"{count} {what}" for what, count in report.checked)
@@ -110,8 +109,6 @@ def _check(args: argparse.Namespace) -> int:
 
 def _gc_files(args: argparse.Namespace) -> int:
     service = _integrity(args)
-    if service is None:
-        return 2
     found = service.orphans(args.older_than) if args.dry_run else service.collect_garbage(args.older_than)
     for file_id in found:
         print(file_id)
@@ -121,11 +118,7 @@ def _gc_files(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
-    engine = make_engine(settings.database_url)
-    if not is_initialised(engine):
-        print("error: the database is not initialised; run `pressroom init` first", file=sys.stderr)
-        return 2
+    _, engine = _installed(args)
     try:
         with engine.begin() as connection:
             before = current(connection)
@@ -231,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         result: int = args.run(args)
     except PressroomError as error:  # a bad language code, a language already installed, ...
         print(f"error: {error.message}", file=sys.stderr)
+        return 2
+    except NotInitialised as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     return result
 
