@@ -29,6 +29,7 @@ from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.role import RoleService
 from pressroom.services.role_assignment import RoleAssignmentService
+from pressroom.services.search import SearchService
 from pressroom.services.section import SectionService
 from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
@@ -96,6 +97,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         user_groups=UserGroupService(store, permissions, files, locations),
         roles=RoleService(store, permissions, settings.siteaccesses),
         role_assignments=RoleAssignmentService(store, permissions),
+        search=SearchService(store, permissions),
     )
 
 

@@ -20,6 +20,7 @@ from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.role import RoleService
 from pressroom.services.role_assignment import RoleAssignmentService
+from pressroom.services.search import SearchService
 from pressroom.services.section import SectionService
 from pressroom.services.trash import TrashService
 from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
@@ -53,3 +54,4 @@ class Services:
     trash: TrashService
     roles: RoleService
     role_assignments: RoleAssignmentService
+    search: SearchService

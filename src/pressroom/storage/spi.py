@@ -28,6 +28,7 @@ from pressroom.domain.location import Location, LocationCreate, LocationUpdate, 
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.query import Criterion
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
+from pressroom.domain.search import SortClause
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.url_alias import AliasEntry, UrlWildcard, UrlWildcardCreate
 from pressroom.domain.user import Account, LoginFailures, Session, User
@@ -269,7 +270,9 @@ class LocationGateway(Protocol):
         ...
 
     def of_contents(self, content_ids: Iterable[int]) -> list[Location]: ...
-    def get_many(self, location_ids: Sequence[int]) -> dict[int, Location]: ...
+    def get_many(
+        self, location_ids: Sequence[int], readable: Criterion | None = None
+    ) -> dict[int, Location]: ...
     def subtree(self, path_string: str) -> list[Location]: ...
     def children(
         self, parent: Location, readable: Criterion, offset: int = 0, limit: int | None = None
@@ -420,6 +423,22 @@ class TrashGateway(Protocol):
     def delete(self, item_ids: Sequence[int] | None = None) -> None: ...
 
 
+class SearchScope(Protocol):
+    """What one search matches (its criterion compiled once): published items or their locations."""
+
+    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
+        """The ids (location ids in a location search) of one page, in ``sort`` order, ties by id."""
+        ...
+
+    def count(self) -> int: ...
+
+
+class SearchGateway(Protocol):
+    def scope(self, criterion: Criterion, *, locations: bool) -> SearchScope:
+        """The published items (``locations=False``) or their locations matching ``criterion``."""
+        ...
+
+
 class Tx(Protocol):
     """The gateways bound to one open transaction."""
 
@@ -459,6 +478,8 @@ class Tx(Protocol):
     def trash(self) -> TrashGateway: ...
     @property
     def roles(self) -> RoleGateway: ...
+    @property
+    def search(self) -> SearchGateway: ...
 
 
 class Store(Protocol):

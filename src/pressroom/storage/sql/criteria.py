@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, and_, exists, false, not_, or_, select, true
+from sqlalchemy import ColumnElement, FromClause, and_, exists, false, literal, not_, or_, select, true
 
 from pressroom.domain import query as q
-from pressroom.storage.sql.schema import content, locations
+from pressroom.storage.sql.schema import content, content_versions, locations
 
 members = locations.alias("group_member")
 
@@ -54,6 +54,7 @@ class _Compiler:
             q.Subtree: lambda c: self._on_location(
                 lambda loc: or_(*(prefix_range(loc.c.path_string, path) for path in c.path_strings))
             ),
+            q.LanguageCode: self._language_code,
         }
 
     def visit(self, criterion: q.Criterion) -> ColumnElement[bool]:
@@ -67,3 +68,17 @@ class _Compiler:
             return condition(self.location)
         other = locations.alias("criterion_location")
         return exists(select(other.c.id).where(other.c.content_id == self.item.c.id, condition(other)))
+
+    def _language_code(self, criterion: q.LanguageCode) -> ColumnElement[bool]:
+        """The current version has a translation in one of the codes (or the item is always available)."""
+        listed = literal(",") + content_versions.c.language_codes + literal(",")
+        translated = exists(
+            select(content_versions.c.id).where(
+                content_versions.c.content_id == self.item.c.id,
+                content_versions.c.version_no == self.item.c.current_version_no,
+                or_(*(listed.contains(f",{code},", autoescape=True) for code in criterion.codes)),
+            )
+        )
+        if criterion.match_always_available:
+            return or_(translated, self.item.c.always_available == true())
+        return translated

@@ -160,10 +160,11 @@ class SqlLocationGateway:
         row = self.c.execute(_query(readable or MatchAll()).where(locations.c.id == location_id)).first()
         return location_of(row) if row else None
 
-    def get_many(self, location_ids: Sequence[int]) -> dict[int, Location]:
+    def get_many(self, location_ids: Sequence[int], readable: Criterion | None = None) -> dict[int, Location]:
+        """Locations by id; their child counts count only children matching ``readable`` (all by default)."""
         if not location_ids:
             return {}
-        query = _query().where(locations.c.id.in_(sorted(set(location_ids))))
+        query = _query(readable or MatchAll()).where(locations.c.id.in_(sorted(set(location_ids))))
         return {row.id: location_of(row) for row in self.c.execute(query)}
 
     def by_remote_id(self, remote_id: str) -> Location | None:

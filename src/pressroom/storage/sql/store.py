@@ -24,6 +24,7 @@ from pressroom.storage.sql.migrate import is_current
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.role import SqlRoleGateway
+from pressroom.storage.sql.search import SqlSearchGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.trash import SqlTrashGateway
@@ -90,6 +91,10 @@ class SqlTx:
     @cached_property
     def roles(self) -> SqlRoleGateway:
         return SqlRoleGateway(self.connection)
+
+    @cached_property
+    def search(self) -> SqlSearchGateway:
+        return SqlSearchGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:

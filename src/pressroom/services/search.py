@@ -1,0 +1,151 @@
+"""Search views: published content items or their locations matching a query, as the caller may read them.
+
+One read transaction per search: the caller's read criterion ANDed with the query's filter and query
+criteria (and its language filter) is compiled once (``SearchScope``); one statement finds the page of
+ids, one counts the matches (left out when the page itself tells the total), aggregations run over the
+same scope, and the page's items are loaded in batch (no statement per hit).
+
+Choices where the reference leaves room: the virtual root (location 1, without content) is never a hit;
+an item is visible when it is not hidden and has at least one visible location; without sort clauses
+hits come by id (item id, or location id in a location search).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pressroom.domain import query as q
+from pressroom.domain.content import Version
+from pressroom.domain.errors import BadRequest, NotFound
+from pressroom.domain.search import (
+    Aggregation,
+    AggregationResult,
+    LocationHit,
+    SearchHit,
+    SearchQuery,
+    SearchResult,
+)
+from pressroom.domain.user import User
+from pressroom.services.content_ops import load_current_versions
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import SearchScope, Store, Tx
+
+
+class SearchService:
+    def __init__(self, store: Store, permissions: Permissions) -> None:
+        self.store = store
+        self.permissions = permissions
+
+    def find_content(self, user: User, query: SearchQuery) -> SearchResult[Version]:
+        """The published items matching ``query`` that ``user`` may read, each with its current version."""
+        started = time.perf_counter()
+        with self.store.read() as tx:
+            scope, ids, total = self._search(tx, user, query, locations=False)
+            readable = self.permissions.read_criterion(user, tx)
+            infos = tx.content.get_many(ids)
+            versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable)
+            hits = tuple(SearchHit(versions[i]) for i in ids if i in versions)
+            aggregations = self.aggregate(tx, scope, query.aggregations)
+        return SearchResult(hits, total, None, _elapsed(started), aggregations)
+
+    def find_locations(self, user: User, query: SearchQuery) -> SearchResult[LocationHit]:
+        """The locations of published items matching ``query`` that ``user`` may read, each with its
+        content info and the item's current version; child counts count only readable children."""
+        started = time.perf_counter()
+        with self.store.read() as tx:
+            scope, ids, total = self._search(tx, user, query, locations=True)
+            readable = self.permissions.read_criterion(user, tx)
+            found = tx.locations.get_many(ids, readable)
+            infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
+            versions = load_current_versions(tx, list(infos.values()), readable)
+            hits = []
+            for location_id in ids:
+                location = found.get(location_id)
+                version = versions.get(location.content_id or 0) if location else None
+                if location is not None and version is not None:
+                    hits.append(
+                        SearchHit(LocationHit(replace(location, content_info=version.content), version))
+                    )
+            aggregations = self.aggregate(tx, scope, query.aggregations)
+        return SearchResult(tuple(hits), total, None, _elapsed(started), aggregations)
+
+    def aggregate(
+        self, tx: Tx, scope: SearchScope, aggregations: Sequence[Aggregation]
+    ) -> tuple[AggregationResult, ...]:
+        """The results of ``aggregations`` over what the search matches (``scope``: the same condition
+        as its page and count). The seam for aggregations: none are computed yet."""
+        if aggregations:
+            raise BadRequest("Aggregations are not supported yet")
+        return ()
+
+    def _search(
+        self, tx: Tx, user: User, query: SearchQuery, *, locations: bool
+    ) -> tuple[SearchScope, list[int], int]:
+        """The scope of the search, the ids of its page and the total number of matches."""
+        if query.limit < 0:
+            raise BadRequest("'limit' must not be negative")
+        if query.offset < 0:
+            raise BadRequest("'offset' must not be negative")
+        criterion = q.all_of(
+            [
+                self.permissions.read_criterion(user, tx),
+                _Resolver(tx, user).visit(query.filter),
+                _Resolver(tx, user).visit(query.query),
+                _languages(query),
+            ]
+        )
+        scope = tx.search.scope(criterion, locations=locations)
+        ids = scope.page(query.sort, query.offset, query.limit) if query.limit else []
+        if query.limit and len(ids) < query.limit and (ids or not query.offset):
+            total = query.offset + len(ids)  # a page that is not full tells the total
+        else:
+            total = scope.count()
+        return scope, ids, total
+
+
+def _languages(query: SearchQuery) -> q.Criterion:
+    if query.languages is None:
+        return q.MatchAll()
+    return q.LanguageCode(query.languages, query.use_always_available)
+
+
+def _elapsed(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 3)
+
+
+class _Resolver:
+    """Replaces what only the database can resolve: content type identifiers and parent location remote
+    ids by ids (NotFound for an unknown one), and the caller in IsBookmarked."""
+
+    def __init__(self, tx: Tx, user: User) -> None:
+        self.tx = tx
+        self.user = user
+
+    def visit(self, criterion: q.Criterion) -> q.Criterion:
+        if isinstance(criterion, q.LogicalAnd | q.LogicalOr):
+            return type(criterion)(tuple(self.visit(part) for part in criterion.criteria))
+        if isinstance(criterion, q.LogicalNot):
+            return q.LogicalNot(self.visit(criterion.criterion))
+        if isinstance(criterion, q.ContentTypeIdentifier):
+            return q.ContentTypeId(tuple(self._type_id(identifier) for identifier in criterion.identifiers))
+        if isinstance(criterion, q.ParentLocationRemoteId):
+            return q.ParentLocationId(
+                tuple(self._location_id(remote_id) for remote_id in criterion.remote_ids)
+            )
+        if isinstance(criterion, q.IsBookmarked):
+            return replace(criterion, user_id=self.user.id)
+        return criterion
+
+    def _type_id(self, identifier: str) -> int:
+        content_type = self.tx.content_types.by_identifier(identifier)
+        if content_type is None:
+            raise NotFound(f"Could not find 'ContentType' with identifier '{identifier}'")
+        return content_type.id
+
+    def _location_id(self, remote_id: str) -> int:
+        location = self.tx.locations.by_remote_id(remote_id)
+        if location is None:
+            raise NotFound(f"Could not find 'Location' with remote id '{remote_id}'")
+        return location.id

@@ -1,0 +1,52 @@
+"""Searches over published content items or their locations, in SQL.
+
+A search compiles its criterion (what the caller asked for, ANDed with what the caller may read) once
+into a condition (``SqlSearchScope.condition``); the page of ids, the count and the aggregations are
+each one statement over that same condition. Loading the page's items is the caller's, in batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import ColumnElement, Connection, FromClause, and_, func, select
+
+from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED
+from pressroom.domain.query import Criterion
+from pressroom.domain.search import SortClause
+from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.schema import content, locations
+from pressroom.storage.sql.sort import apply_sort
+
+
+class SqlSearchScope:
+    """The rows a search matches: published items (``locations=False``) or their locations."""
+
+    def __init__(self, connection: Connection, criterion: Criterion, *, locations_query: bool) -> None:
+        self.c = connection
+        self.location: FromClause | None = locations if locations_query else None
+        self.source: FromClause = (
+            locations.join(content, content.c.id == locations.c.content_id) if locations_query else content
+        )
+        self.condition: ColumnElement[bool] = and_(
+            content.c.status == CONTENT_STATUS_CODES[PUBLISHED], compile_criterion(criterion, self.location)
+        )
+        self._id: Any = locations.c.id if locations_query else content.c.id
+
+    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
+        """The ids (location ids for a location search) of one page, in ``sort`` order then by id."""
+        query = apply_sort(select(self._id).where(self.condition), self.source, sort, self.location)
+        return list(self.c.execute(query.offset(offset).limit(limit)).scalars())
+
+    def count(self) -> int:
+        query = select(func.count()).select_from(self.source).where(self.condition)
+        return int(self.c.execute(query).scalar_one())
+
+
+class SqlSearchGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+
+    def scope(self, criterion: Criterion, *, locations: bool) -> SqlSearchScope:
+        return SqlSearchScope(self.c, criterion, locations_query=locations)

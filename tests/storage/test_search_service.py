@@ -1,0 +1,173 @@
+"""The search service over SQLite and PostgreSQL: paging, counts, the permission filter inside the SQL,
+published items only, batch loading (statement counts), and what the service resolves itself."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pressroom.domain import query as q
+from pressroom.domain.errors import BadRequest, NotFound
+from pressroom.domain.search import SearchQuery, SortClause, SortKey
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
+from tests.helpers import StatementCounter
+from tests.storage.search_data import (
+    ADMIN,
+    ANONYMOUS,
+    INSTALL_CONTENT,
+    INSTALL_LOCATIONS,
+    Repo,
+    at,
+)
+
+
+@pytest.fixture
+def repo(database_url: str, tmp_path: Path) -> Iterator[Repo]:
+    engine = make_engine(database_url)
+    yield Repo(SqlStore(engine), tmp_path / "files")
+    engine.dispose()
+
+
+def test_match_all_finds_every_published_item_by_id_with_its_current_version(repo: Repo) -> None:
+    result = repo.search.find_content(ADMIN, SearchQuery(limit=100))
+    assert [hit.value.content.id for hit in result.hits] == INSTALL_CONTENT
+    assert result.total_count == len(INSTALL_CONTENT)
+    admin = next(hit.value for hit in result.hits if hit.value.content.id == 14)
+    assert (admin.info.version_no, admin.content.main_location_id) == (3, 15)
+    assert {f.identifier for f in admin.fields} >= {"first_name", "last_name", "user_account"}
+
+
+def test_paging_and_count(repo: Repo) -> None:
+    page = repo.search.find_content(ADMIN, SearchQuery(limit=5, offset=5))
+    assert [hit.value.content.id for hit in page.hits] == INSTALL_CONTENT[5:10]
+    assert page.total_count == len(INSTALL_CONTENT)
+    last = repo.search.find_content(ADMIN, SearchQuery(limit=5, offset=10))
+    assert [hit.value.content.id for hit in last.hits] == INSTALL_CONTENT[10:]
+    assert last.total_count == len(INSTALL_CONTENT)
+    beyond = repo.search.find_content(ADMIN, SearchQuery(limit=5, offset=50))
+    assert (beyond.hits, beyond.total_count) == ((), len(INSTALL_CONTENT))
+    count_only = repo.search.find_content(ADMIN, SearchQuery(limit=0))
+    assert (count_only.hits, count_only.total_count) == ((), len(INSTALL_CONTENT))
+
+
+def test_negative_paging_is_a_bad_request(repo: Repo) -> None:
+    with pytest.raises(BadRequest, match="limit"):
+        repo.search.find_content(ADMIN, SearchQuery(limit=-1))
+    with pytest.raises(BadRequest, match="offset"):
+        repo.search.find_locations(ADMIN, SearchQuery(offset=-1))
+
+
+def test_content_id_filter_and_query_are_both_applied(repo: Repo) -> None:
+    query = SearchQuery(filter=q.ContentId((1, 4, 10, 999)), query=q.ContentId((4, 10, 41)))
+    assert repo.content_ids(query) == [4, 10]
+
+
+def test_the_permission_filter_hides_what_the_user_may_not_read(repo: Repo) -> None:
+    # Anonymous reads section 1 (standard) only: Home (1) and what is created there.
+    mine = repo.item("Public folder")
+    result = repo.search.find_content(ANONYMOUS, SearchQuery(limit=100))
+    assert [hit.value.content.id for hit in result.hits] == [1, mine]
+    assert result.total_count == 2
+    assert repo.location_ids(SearchQuery(limit=100), ANONYMOUS) == [2, repo.main_location(mine)]
+    # The count is filtered in SQL too: a full page still counts only readable items.
+    page = repo.search.find_content(ANONYMOUS, SearchQuery(limit=1))
+    assert ([hit.value.content.id for hit in page.hits], page.total_count) == ([1], 2)
+
+
+def test_only_published_items_are_found(repo: Repo) -> None:
+    draft = repo.draft("Never published")
+    published = repo.item("Published")
+    trashed = repo.item("Trashed")
+    repo.trash.trash(ADMIN, f"1/2/{repo.main_location(trashed)}")
+    ids = repo.content_ids(SearchQuery(filter=q.ContentId((draft.content.id, published, trashed))))
+    assert ids == [published]
+    found = repo.location_ids(SearchQuery(filter=q.ParentLocationId((2,))))
+    assert found == [repo.main_location(published)]
+
+
+def test_location_search_finds_real_locations_with_content_and_readable_child_counts(repo: Repo) -> None:
+    result = repo.find_locations(SearchQuery(limit=100))
+    assert [hit.value.location.id for hit in result.hits] == INSTALL_LOCATIONS  # not the virtual root
+    assert result.total_count == len(INSTALL_LOCATIONS)
+    users = next(hit.value for hit in result.hits if hit.value.location.id == 5)
+    assert users.location.content_info is not None and users.location.content_info.id == 4
+    assert (users.version.content.id, users.location.child_count) == (4, 4)
+    children = repo.find_locations(SearchQuery(filter=q.ParentLocationId((43,))))
+    assert [hit.value.location.id for hit in children.hits] == [51, 52, 53]
+    # Child counts count what the caller may read: anonymous reads section 1, not the media section 3.
+    repo.item("Public child", 2)
+    repo.item("Media child", 2, section_id=3)
+    home = SearchQuery(filter=q.LocationId((2,)))
+    assert repo.find_locations(home).hits[0].value.location.child_count == 2
+    assert repo.find_locations(home, ANONYMOUS).hits[0].value.location.child_count == 1
+
+
+def test_sorting_by_ids_and_dates(repo: Repo) -> None:
+    first = repo.item("First", published=at(3), modified=at(4))
+    second = repo.item("Second", published=at(2), modified=at(5))
+    third = repo.item("Third", published=at(1), modified=at(3))
+    mine = q.ContentId((first, second, third))
+
+    def ids(*sort: SortClause) -> list[int]:
+        return repo.content_ids(SearchQuery(filter=mine, sort=sort))
+
+    assert ids() == [first, second, third]
+    assert ids(SortClause(SortKey.CONTENT_ID, ascending=False)) == [third, second, first]
+    assert ids(SortClause(SortKey.DATE_PUBLISHED)) == [third, second, first]
+    assert ids(SortClause(SortKey.DATE_MODIFIED, ascending=False)) == [second, first, third]
+    locations = [repo.main_location(i) for i in (first, second, third)]
+    by_location = SearchQuery(
+        filter=q.LocationId(tuple(locations)), sort=(SortClause(SortKey.LOCATION_ID, False),)
+    )
+    assert repo.location_ids(by_location) == sorted(locations, reverse=True)
+    # Location keys in a content search sort on the main location.
+    assert ids(SortClause(SortKey.LOCATION_ID, ascending=False)) == [third, second, first]
+
+
+def test_statements_per_search_do_not_grow_with_the_page(repo: Repo) -> None:
+    related = [repo.item(f"Item {n}") for n in range(8)]
+    repo.permissions.grants(ADMIN)  # role definitions are loaded once per process
+    repo.permissions.grants(ANONYMOUS)
+
+    def statements(run: object) -> int:
+        with StatementCounter() as counter:
+            run()  # type: ignore[operator]
+        return sum(1 for s in counter.statements if not s.lstrip().upper().startswith("BEGIN"))
+
+    def content(ids: tuple[int, ...]) -> None:
+        repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId(ids), limit=len(ids)))
+
+    def located(ids: tuple[int, ...]) -> None:
+        repo.search.find_locations(ADMIN, SearchQuery(filter=q.ContentId(ids), limit=len(ids)))
+
+    # grants, page, count, infos, versions, fields, relations: the same for 2 hits or 8.
+    assert statements(lambda: content(tuple(related[:2]))) == statements(lambda: content(tuple(related))) == 7
+    # grants, page, count, locations, infos, versions, fields, relations.
+    assert statements(lambda: located(tuple(related[:2]))) == statements(lambda: located(tuple(related))) == 8
+    # A page that is not full tells the total: no count statement.
+    assert statements(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 6
+
+
+def test_the_service_resolves_identifiers_and_answers_not_found(repo: Repo) -> None:
+    folder = repo.item("A folder")
+    by_identifier = SearchQuery(filter=q.ContentTypeIdentifier(("folder", "user")))
+    assert repo.content_ids(by_identifier) == [1, 10, 14, 41, 49, 50, 51, folder]
+    with pytest.raises(NotFound, match="nothing"):
+        repo.content_ids(SearchQuery(filter=q.ContentTypeIdentifier(("nothing",))))
+    media = q.ParentLocationRemoteId(("75c715a51699d2d309a924eca6a95145",))
+    assert repo.location_ids(SearchQuery(filter=media)) == [51, 52, 53]
+    with pytest.raises(NotFound, match="missing"):
+        repo.location_ids(SearchQuery(query=q.LogicalNot(q.ParentLocationRemoteId(("missing",)))))
+
+
+def test_language_filter(repo: Repo) -> None:
+    repo.languages.add("ger-DE")
+    german = repo.item("Ordner", language="ger-DE", always_available=False)
+    english = repo.item("Folder", always_available=False)
+    mine = q.ContentId((german, english))
+    assert repo.content_ids(SearchQuery(filter=mine, languages=("ger-DE",))) == [german]
+    assert repo.content_ids(SearchQuery(filter=mine, languages=("eng-GB", "ger-DE"))) == [german, english]
+    assert repo.content_ids(SearchQuery(filter=mine, languages=("fre-FR",))) == []
