@@ -168,6 +168,7 @@ def term(kind: str, **options: object) -> s.TermAggregation:
 def test_content_type_counts_items_most_frequent_first(repo: Repo) -> None:
     assert terms(repo, term("content_type")) == [(FOLDER, 6), (USER_GROUP, 5), (ARTICLE, 3), (USER, 2)]
     assert terms(repo, term("content_type", limit=2)) == [(FOLDER, 6), (USER_GROUP, 5)]
+    assert terms(repo, term("content_type", limit=0)) == []
     assert terms(repo, term("content_type", min_count=3)) == [(FOLDER, 6), (USER_GROUP, 5), (ARTICLE, 3)]
     # A location search counts One twice: it has two locations.
     assert terms(repo, term("content_type"), location_search=True)[2] == (ARTICLE, 4)

@@ -290,7 +290,11 @@ def _terms(hits: _Hits, aggregation: s.TermAggregation) -> _Terms:
 
 
 def _term_result(connection: Connection, hits: _Hits, aggregation: s.TermAggregation) -> s.AggregationResult:
+    """Counts per key, most frequent first (ties by key), at most ``limit`` of them, each at least
+    ``min_count`` (keys without hits are never listed, so a ``min_count`` below 1 means 1)."""
     terms = _terms(hits, aggregation)
+    if aggregation.limit <= 0:
+        return s.TermAggregationResult(aggregation.name, ())
     counted = func.count(hits.unit.distinct()) if terms.multi else func.count()
     query = (
         select(terms.key.label("key"), counted.label("count"))
@@ -299,9 +303,8 @@ def _term_result(connection: Connection, hits: _Hits, aggregation: s.TermAggrega
         .group_by(terms.key)
         .having(counted >= max(aggregation.min_count, 1))
         .order_by(counted.desc(), terms.key)
+        .limit(aggregation.limit)
     )
-    if aggregation.limit > 0:
-        query = query.limit(aggregation.limit)
     rows = connection.execute(query).all()
     visibility = aggregation.kind == "visibility"  # SQLite answers 0 and 1
     return s.TermAggregationResult(
