@@ -33,10 +33,12 @@ from pressroom.domain.user import User
 from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, check_expected_user, clearing_cookie, identify
 from pressroom.rest.cors import Cors, is_preflight
+from pressroom.rest.declared import RAW, Responses, UndeclaredResponse, declared_responses
+from pressroom.rest.docs import ApiDocs
 from pressroom.rest.errors import represent_error
 from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
-from pressroom.rest.operations import Trace, request_id
+from pressroom.rest.operations import Answer, Trace, request_id
 from pressroom.rest.output.cache import RepresentationCache
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
@@ -75,10 +77,12 @@ class RestApp:
         self.settings = settings
         self.services = services
         self.router = router
+        self.responses = declared_responses(router.routes)  # raises when a route's answers are unknown
         self.representations = RepresentationCache()
         # Longest prefix first, so that nested prefixes cannot shadow each other.
         self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
         self.cors = Cors(settings.cors_origins)
+        self.docs = ApiDocs(settings, router)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -88,7 +92,11 @@ class RestApp:
             return
         trace = Trace(request_id(_raw_header(scope, b"x-request-id")), scope["method"], scope["path"])
         if scope["path"] in operations.PATHS:
-            reply = self._operation(scope["path"], trace)
+            trace.route = "operations" + scope["path"].replace("/", ".")
+            reply = _plain(operations.answer(scope["path"], self.services.health.ready), "no-store")
+        elif self.docs.handles(scope["path"]):
+            trace.route = "docs"
+            reply = _plain(self.docs.answer(scope["path"]), "no-cache")
         else:
             with self.services.permissions.scope():  # the caller's grants are loaded once per request
                 reply = await self.handle(scope, receive, trace)
@@ -100,17 +108,6 @@ class RestApp:
         body = b"" if scope["method"] == "HEAD" else reply.body
         await send({"type": "http.response.body", "body": body})
         trace.finish(reply.status, self.settings.access_log)
-
-    def _operation(self, path: str, trace: Trace) -> Reply:
-        trace.route = "operations" + path.replace("/", ".")
-        result = operations.answer(path, self.services.health.ready)
-        reply = Reply(result.status, result.body)
-        reply.header("content-type", result.content_type)
-        reply.header("cache-control", "no-store")
-        for name, value in result.headers:
-            reply.header(name, value)
-        reply.header("content-length", str(len(result.body)))
-        return reply
 
     def _dialect(self, path: str) -> tuple[Dialect, str] | None:
         for dialect in self.dialects:
@@ -161,6 +158,7 @@ class RestApp:
             body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
             request = RestRequest(
                 method=method,
+                route=route,
                 path=path,
                 params=params,
                 query=query,
@@ -180,6 +178,7 @@ class RestApp:
             else:
                 result = route.handler(request, **params)
             reply = self._render(out, method, headers, result)
+            _check_declared(route.name, self.responses[route.name], reply)
             if caller.stale_cookie and not route.name.startswith("session."):
                 reply.header("set-cookie", clearing_cookie(caller.cookie_name))
             return reply
@@ -279,6 +278,35 @@ class RestApp:
         if isinstance(error, RetryLater):
             reply.header("retry-after", str(error.retry_after))
         return reply
+
+
+def _plain(answer: Answer, cache_control: str) -> Reply:
+    """A reply outside the API prefixes (operations, the API description), Cache-Control unless the
+    answer sets its own."""
+    reply = Reply(answer.status, answer.body)
+    reply.header("content-type", answer.content_type)
+    if not any(name == "cache-control" for name, _ in answer.headers):
+        reply.header("cache-control", cache_control)
+    for name, value in answer.headers:
+        reply.header(name, value)
+    reply.header("content-length", str(len(answer.body)))
+    return reply
+
+
+def _check_declared(name: str, responses: Responses, reply: Reply) -> None:
+    """Refuse (as a bug) a success answer the route table does not declare for the route: the OpenAPI
+    document made from the table must describe what is sent."""
+    if reply.status == 304:  # a conditional GET: every GET route answers it
+        return
+    media = responses.get(reply.status)
+    if media is None:
+        raise UndeclaredResponse(f"route {name} answered the undeclared status {reply.status}")
+    if RAW in media:
+        return
+    sent = next((value for key, value in reply.headers if key == b"content-type"), None)
+    parsed = parse_media_type(sent.decode("latin-1")) if sent is not None else None
+    if (parsed.name if parsed is not None else "") not in (media or ("",)):
+        raise UndeclaredResponse(f"route {name} answered {reply.status} with an undeclared media type")
 
 
 def _raw_header(scope: Scope, name: bytes) -> str | None:

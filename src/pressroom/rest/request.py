@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from starlette.datastructures import Headers, QueryParams
 
@@ -14,7 +14,37 @@ from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
 from pressroom.rest.media import parse_media_type
 from pressroom.rest.output.visitor import Out
+from pressroom.rest.routing import Route
 from pressroom.services.container import Services
+
+
+class Undeclared(Exception):
+    """A handler read an input its route does not declare: a bug (500), caught by the tests that run the
+    handler, so that the route table (and the OpenAPI document made from it) stays true."""
+
+
+class DeclaredQuery:
+    """The query string, readable only by the names the route declares."""
+
+    __slots__ = ("_params", "_route")
+
+    def __init__(self, params: QueryParams, route: Route) -> None:
+        self._params = params
+        self._route = route
+
+    @overload
+    def get(self, name: str) -> str | None: ...
+
+    @overload
+    def get(self, name: str, default: str) -> str: ...
+
+    @overload
+    def get(self, name: str, default: str | None) -> str | None: ...
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        if not self._route.reads(name):
+            raise Undeclared(f"route {self._route.name} reads the undeclared query parameter '{name}'")
+        return self._params.get(name, default)
 
 
 class RestRequest:
@@ -29,6 +59,7 @@ class RestRequest:
         "params",
         "path",
         "query",
+        "route",
         "services",
         "session",
         "settings",
@@ -39,6 +70,7 @@ class RestRequest:
         self,
         *,
         method: str,
+        route: Route,
         path: str,
         params: dict[str, Any],
         query: QueryParams,
@@ -54,9 +86,10 @@ class RestRequest:
         client: str | None,
     ) -> None:
         self.method = method
+        self.route = route
         self.path = path
         self.params = params
-        self.query = query
+        self.query = DeclaredQuery(query, route)
         self.headers = headers
         self.body = body
         self.out = out
@@ -70,6 +103,9 @@ class RestRequest:
 
     def input(self, *names: str) -> Node:
         """Decode the body as one of the named input media types (415 for any other type)."""
+        for name in names:
+            if name not in self.route.accepts:
+                raise Undeclared(f"route {self.route.name} reads the undeclared input {name}")
         header = self.headers.get("content-type")
         if not header:
             raise BadRequest("Missing Content-Type header; expected " + self.out.media(names[0]))

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
-class Created:
-    """201 with ``Location``; the body is the value's representation, or empty when ``value`` is None."""
+class Created(Generic[T]):
+    """201 with ``Location``; the body is the value's representation, or empty when ``value`` is None.
+
+    The type parameter is what the body may be (``Created[None]``: never a body); the route table's
+    responses are derived from it.
+    """
 
     location: str
-    value: Any = None
+    value: T | None = None
 
 
 @dataclass(frozen=True, slots=True)

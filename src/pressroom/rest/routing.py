@@ -4,6 +4,12 @@ A route template is a path below the API prefix with typed parameters: ``{id:int
 ``{path:path}`` (a slash-separated id path such as ``1/2/59``), ``{id:file}`` (a stored file id such as
 ``ab/cd/<hex>/a.pdf``, URL-decoded) and ``{name}`` (one segment). Route names (``noun.verb``) build
 hrefs, and the same templates parse the hrefs clients send in bodies and headers.
+
+A route also declares what its operation reads and answers beyond its path: the input media types it
+accepts, the query parameters it reads, the error statuses it answers besides the common ones, and (only
+where the handler's return type cannot say it) its success responses. The request enforces the first two
+(rest/request.py), the application the responses (rest/app.py), and the OpenAPI document is generated from
+them (rest/openapi.py), so the description cannot drift from what handlers do.
 """
 
 from __future__ import annotations
@@ -29,6 +35,16 @@ _PATTERNS = {
     "path": rf"{_ID}(?:/{_ID})*/?",
     "file": r"[A-Za-z0-9._~%-]+(?:/[A-Za-z0-9._~%-]+)*",
 }
+
+
+def template_parameters(template: str) -> list[tuple[str, str | None]]:
+    """The parameters of a route template in order: (name, converter kind or None)."""
+    return [(match.group(1), match.group(2)) for match in _PARAM.finditer(template)]
+
+
+def pattern_of(kind: str | None) -> str:
+    """The regular expression a path parameter of this converter kind matches."""
+    return _PATTERNS[kind]
 
 
 def _convert_int(text: str) -> int:
@@ -62,6 +78,23 @@ _CONVERTERS: dict[str | None, Callable[[str], Any]] = {
 
 
 @dataclass(frozen=True, slots=True)
+class QueryParam:
+    name: str
+    integer: bool = False
+
+
+def parse_query_spec(spec: str) -> tuple[QueryParam, ...]:
+    """``"offset:int limit:int identifier"`` -> the query parameters a route reads (``:int`` for integers)."""
+    params = []
+    for word in spec.split():
+        name, _, kind = word.partition(":")
+        if kind not in ("", "int"):
+            raise ValueError(f"unknown query parameter kind in '{word}'")
+        params.append(QueryParam(name, kind == "int"))
+    return tuple(params)
+
+
+@dataclass(frozen=True, slots=True)
 class Route:
     methods: tuple[str, ...]
     template: str
@@ -69,6 +102,15 @@ class Route:
     name: str
     regex: re.Pattern[str] = field(compare=False)
     converters: tuple[tuple[str, Callable[[str], Any]], ...] = field(compare=False)
+    accepts: tuple[str, ...] = ()  # input media type names (``SectionInput``) the body may be
+    query: tuple[QueryParam, ...] = ()  # query parameters the handler reads
+    errors: tuple[int, ...] = ()  # error statuses besides the ones every operation of its kind answers
+    # Success status -> output media type names, for handlers whose return type does not say it (None:
+    # derived from the return type, see rest/declared.py).
+    responses: tuple[tuple[int, tuple[str, ...]], ...] | None = None
+
+    def reads(self, query_name: str) -> bool:
+        return any(param.name == query_name for param in self.query)
 
     def format(self, params: dict[str, Any]) -> str:
         def replace(match: re.Match[str]) -> str:
@@ -78,7 +120,19 @@ class Route:
         return _PARAM.sub(replace, self.template)
 
 
-def make_route(methods: str, template: str, handler: Callable[..., Any], name: str) -> Route:
+def make_route(
+    methods: str,
+    template: str,
+    handler: Callable[..., Any],
+    name: str,
+    *,
+    accepts: str = "",
+    query: str = "",
+    errors: tuple[int, ...] = (),
+    responses: dict[int, str] | None = None,
+) -> Route:
+    """A route; ``accepts`` and ``query`` are space-separated names, ``responses`` maps a success status
+    to space-separated output media type names ("" for no body)."""
     converters = []
     pattern = "^"
     position = 0
@@ -88,7 +142,20 @@ def make_route(methods: str, template: str, handler: Callable[..., Any], name: s
         converters.append((match.group(1), _CONVERTERS[match.group(2)]))
         position = match.end()
     pattern += re.escape(template[position:]) + "$"
-    return Route(tuple(methods.split("|")), template, handler, name, re.compile(pattern), tuple(converters))
+    return Route(
+        tuple(methods.split("|")),
+        template,
+        handler,
+        name,
+        re.compile(pattern),
+        tuple(converters),
+        accepts=tuple(accepts.split()),
+        query=parse_query_spec(query),
+        errors=errors,
+        responses=None
+        if responses is None
+        else tuple((status, tuple(media.split())) for status, media in responses.items()),
+    )
 
 
 def _first_segment(path: str) -> str:

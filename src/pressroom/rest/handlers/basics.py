@@ -25,7 +25,7 @@ def _section_input(req: RestRequest) -> tuple[str, str]:
     return node.string("identifier"), node.string("name")
 
 
-def create_section(req: RestRequest) -> Created:
+def create_section(req: RestRequest) -> Created[Section]:
     identifier, name = _section_input(req)
     section = req.services.sections.create(req.user, SectionCreate(identifier, name))
     return Created(req.url("section.load", sectionId=section.id), section)

@@ -15,7 +15,7 @@ def list_bookmarks(req: RestRequest) -> BookmarkList:
     return BookmarkList(req.services.bookmarks.list(req.user, offset, limit))
 
 
-def create_bookmark(req: RestRequest, locationId: int) -> Created:
+def create_bookmark(req: RestRequest, locationId: int) -> Created[None]:
     req.services.bookmarks.create(req.user, locationId)
     return Created(req.url("bookmark.load", locationId=locationId))
 

@@ -24,7 +24,7 @@ def find_content(req: RestRequest) -> Redirect:
     return Redirect(req.url("content.load", contentId=info.id))
 
 
-def create_content(req: RestRequest) -> Created:
+def create_content(req: RestRequest) -> Created[ContentView | ContentInfo]:
     version = req.services.content.create(req.user, parse_content_create(req))
     location = req.url("content.load", contentId=version.content.id)
     return Created(location, ContentView(version) if req.wants("Content") else version.content)
@@ -46,7 +46,7 @@ def delete_content(req: RestRequest, contentId: int) -> NoContent:
     return NoContent()
 
 
-def copy_content(req: RestRequest, contentId: int) -> Created:
+def copy_content(req: RestRequest, contentId: int) -> Created[None]:
     copy = req.services.content.copy(req.user, contentId, parse_destination(req))
     return Created(req.url("content.load", contentId=copy.id))
 

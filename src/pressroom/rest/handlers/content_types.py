@@ -40,7 +40,7 @@ def list_groups(req: RestRequest) -> ContentTypeGroupList | Redirect:
     return ContentTypeGroupList(req.services.content_type_groups.list())
 
 
-def create_group(req: RestRequest) -> Created:
+def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
     identifier = req.input("ContentTypeGroupInput").string("identifier")
     group = req.services.content_type_groups.create(req.user, identifier)
     return Created(req.url("content_type_group.load", groupId=group.id), group)
@@ -64,7 +64,7 @@ def list_group_types(req: RestRequest, groupId: int) -> ContentTypeList | Conten
     return _types(req, req.services.content_type_groups.list_types(groupId))
 
 
-def create_type(req: RestRequest, groupId: int) -> Created:
+def create_type(req: RestRequest, groupId: int) -> Created[ContentType]:
     struct = parse_content_type(req.input("ContentTypeCreate"), create=True)
     publish = req.query.get("publish", "false").strip().lower()
     if publish not in ("true", "false", "1", "0"):
@@ -104,12 +104,12 @@ def load_type(req: RestRequest, typeId: int) -> ContentType:
     return req.services.content_types.load(req.user, typeId)
 
 
-def copy_type(req: RestRequest, typeId: int) -> Created:
+def copy_type(req: RestRequest, typeId: int) -> Created[None]:
     copy = req.services.content_types.copy(req.user, typeId)
     return Created(req.url("content_type.load", typeId=copy.id))
 
 
-def create_draft(req: RestRequest, typeId: int) -> Created:
+def create_draft(req: RestRequest, typeId: int) -> Created[ContentType | ContentTypeInfo]:
     struct = parse_content_type(req.input("ContentTypeUpdate"), create=False)
     draft = req.services.content_types.create_draft(req.user, typeId, struct)
     return Created(req.url("content_type.draft", typeId=typeId), _draft(req, draft))
@@ -181,7 +181,7 @@ def list_draft_field_definitions(req: RestRequest, typeId: int) -> FieldDefiniti
     return FieldDefinitionList(req.services.content_types.load(req.user, typeId, DRAFT))
 
 
-def create_draft_field_definition(req: RestRequest, typeId: int) -> Created:
+def create_draft_field_definition(req: RestRequest, typeId: int) -> Created[FieldDefinitionView]:
     struct = parse_field_definition(req.input("FieldDefinitionCreate"))
     draft, definition = req.services.field_definitions.add(req.user, typeId, struct)
     location = req.url("field_definition.draft_load", typeId=typeId, fieldDefinitionId=definition.id)

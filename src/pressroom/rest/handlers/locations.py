@@ -56,7 +56,7 @@ def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObje
     return LocationRefList(href, page.locations)
 
 
-def move_location(req: RestRequest, path: str) -> Created | NoContent:
+def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
     """MOVE below the Destination location (201), or to the trash: 201 with the trash item, or 204 when
     the content kept another location and no item was made."""
     found = destination(req, "location.load", TRASH)
@@ -72,7 +72,7 @@ def move_location(req: RestRequest, path: str) -> Created | NoContent:
     return Created(req.url("location.load", path=moved.path))
 
 
-def copy_location(req: RestRequest, path: str) -> Created:
+def copy_location(req: RestRequest, path: str) -> Created[None]:
     copy = req.services.locations.copy(req.user, path, location_destination(req))
     return Created(req.url("location.load", path=copy.path))
 
@@ -92,7 +92,7 @@ def list_content_locations(req: RestRequest, contentId: int) -> LocationRefList:
     return LocationRefList(req.url("content.locations", contentId=contentId), locations)
 
 
-def create_content_location(req: RestRequest, contentId: int) -> Created:
+def create_content_location(req: RestRequest, contentId: int) -> Created[Location]:
     struct = parse_location_create(req, req.input("LocationCreate"))
     location = req.services.locations.create(req.user, contentId, struct)
     return Created(req.url("location.load", path=location.path), location)

@@ -23,7 +23,7 @@ def list_groups(req: RestRequest) -> ObjectStateGroupList:
     return ObjectStateGroupList(req.services.object_states.list_groups())
 
 
-def create_group(req: RestRequest) -> Created:
+def create_group(req: RestRequest) -> Created[ObjectStateGroup]:
     struct = _parse(req.input("ObjectStateGroupCreate"))
     group = req.services.object_states.create_group(req.user, struct)
     return Created(req.url("object_state_group.load", groupId=group.id), group)
@@ -47,7 +47,7 @@ def list_states(req: RestRequest, groupId: int) -> ObjectStateList:
     return ObjectStateList(groupId, req.services.object_states.list_states(groupId))
 
 
-def create_state(req: RestRequest, groupId: int) -> Created:
+def create_state(req: RestRequest, groupId: int) -> Created[ObjectState]:
     struct = _parse(req.input("ObjectStateCreate"))
     state = req.services.object_states.create_state(req.user, groupId, struct)
     return Created(req.url("object_state.load", groupId=groupId, stateId=state.id), state)

@@ -28,7 +28,7 @@ def list_roles(req: RestRequest) -> RoleList:
     return RoleList(roles)
 
 
-def create_role(req: RestRequest) -> Created:
+def create_role(req: RestRequest) -> Created[Role]:
     identifier = req.input("RoleInput").string("identifier")
     # The reference publishes unless ``publish`` is present and not "true".
     publish = req.query.get("publish", "true").strip().lower() in ("true", "1")
@@ -50,7 +50,7 @@ def delete_role(req: RestRequest, roleId: int) -> NoContent:
 
 
 # -- drafts ----------------------------------------------------------------------------------------------
-def create_role_draft(req: RestRequest, roleId: int) -> Created:
+def create_role_draft(req: RestRequest, roleId: int) -> Created[Role]:
     draft = req.services.roles.create_draft(req.user, roleId)
     return Created(req.url("role.load", roleId=draft.id), draft)
 
@@ -78,7 +78,7 @@ def list_policies(req: RestRequest, roleId: int) -> PolicyList:
     return PolicyList(req.services.roles.policies(req.user, roleId), req.path)
 
 
-def add_policy(req: RestRequest, roleId: int) -> Created:
+def add_policy(req: RestRequest, roleId: int) -> Created[PolicyView]:
     struct = parse_policy_create(req.input("PolicyCreate"))
     role, policy = req.services.roles.add_policy(req.user, roleId, struct)
     location = req.url("policy.load", roleId=role.id, policyId=policy.id)

@@ -21,7 +21,7 @@ def load_trash_item(req: RestRequest, trashItemId: int) -> TrashItem:
     return req.services.trash.load(req.user, trashItemId)
 
 
-def restore_trash_item(req: RestRequest, trashItemId: int) -> Created:
+def restore_trash_item(req: RestRequest, trashItemId: int) -> Created[None]:
     """MOVE: back below the Destination location, or the original parent without one."""
     found = destination(req, "location.load")
     restored = req.services.trash.restore(req.user, trashItemId, found[1] if found else None)

@@ -38,7 +38,7 @@ def _alias_create(req: RestRequest) -> UrlAliasCreate:
     )
 
 
-def create_alias(req: RestRequest) -> Created:
+def create_alias(req: RestRequest) -> Created[UrlAlias]:
     alias = req.services.url_aliases.create(req.user, _alias_create(req))
     return Created(req.url("url_alias.load", urlAliasId=alias.id), alias)
 
@@ -56,7 +56,7 @@ def list_wildcards(req: RestRequest) -> UrlWildcardList:
     return UrlWildcardList(req.services.url_wildcards.list(req.user))
 
 
-def create_wildcard(req: RestRequest) -> Created:
+def create_wildcard(req: RestRequest) -> Created[UrlWildcard]:
     node = req.input("UrlWildcardCreate")
     struct = UrlWildcardCreate(
         node.string("sourceUrl"), node.string("destinationUrl"), node.boolean("forward")

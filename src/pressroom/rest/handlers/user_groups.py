@@ -6,7 +6,7 @@ from __future__ import annotations
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
-from pressroom.domain.user import UserGroup
+from pressroom.domain.user import UserContent, UserGroup
 from pressroom.rest.handlers.users import listed_here, page, user_list
 from pressroom.rest.input.location import destination
 from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
@@ -44,15 +44,15 @@ def root_group(req: RestRequest) -> Redirect:
     return Redirect(req.url("user_group.load", path=ROOT_USER_GROUP_PATH), status=301)
 
 
-def _created(req: RestRequest, group: UserGroup) -> Created:
+def _created(req: RestRequest, group: UserGroup) -> Created[UserGroup]:
     return Created(req.url("user_group.load", path=group.location.path), group)
 
 
-def create_root_subgroup(req: RestRequest) -> Created:
+def create_root_subgroup(req: RestRequest) -> Created[UserGroup]:
     return _created(req, req.services.user_groups.create(req.user, None, parse_user_group_create(req)))
 
 
-def create_subgroup(req: RestRequest, path: str) -> Created:
+def create_subgroup(req: RestRequest, path: str) -> Created[UserGroup]:
     return _created(req, req.services.user_groups.create(req.user, path, parse_user_group_create(req)))
 
 
@@ -64,7 +64,7 @@ def update_group(req: RestRequest, path: str) -> UserGroup:
     return req.services.user_groups.update(req.user, path, parse_user_group_update(req), req.if_match)
 
 
-def move_group(req: RestRequest, path: str) -> Created:
+def move_group(req: RestRequest, path: str) -> Created[None]:
     """MOVE below the group the ``Destination`` header names: 201 with the group's new href."""
     found = destination(req, "user_group.load")
     if found is None:
@@ -86,6 +86,6 @@ def list_users(req: RestRequest, path: str) -> UserList | UserRefList:
     return user_list(req, req.services.user_groups.users(req.user, path, *page(req)))
 
 
-def create_user(req: RestRequest, path: str) -> Created:
+def create_user(req: RestRequest, path: str) -> Created[UserContent]:
     user = req.services.users.create(req.user, path, parse_user_create(req))
     return Created(req.url("user.load", userId=user.account.id), user)

@@ -10,7 +10,7 @@ from pressroom.rest.responses import Created, NoContent
 from pressroom.services.relation import RelationList
 
 
-def _created(req: RestRequest, version: Version) -> Created:
+def _created(req: RestRequest, version: Version) -> Created[Version]:
     location = req.url("version.load", contentId=version.content.id, versionNo=version.info.version_no)
     return Created(location, version)
 
@@ -35,11 +35,11 @@ def delete_version(req: RestRequest, contentId: int, versionNo: int) -> NoConten
     return NoContent()
 
 
-def copy_version(req: RestRequest, contentId: int, versionNo: int) -> Created:
+def copy_version(req: RestRequest, contentId: int, versionNo: int) -> Created[Version]:
     return _created(req, req.services.versions.copy(req.user, contentId, versionNo))
 
 
-def copy_current_version(req: RestRequest, contentId: int) -> Created:
+def copy_current_version(req: RestRequest, contentId: int) -> Created[Version]:
     return _created(req, req.services.versions.copy_current(req.user, contentId))
 
 
@@ -60,7 +60,7 @@ def list_relations(req: RestRequest, contentId: int, versionNo: int) -> Relation
     return req.services.relations.list(req.user, contentId, versionNo, offset, None if limit < 0 else limit)
 
 
-def create_relation(req: RestRequest, contentId: int, versionNo: int) -> Created:
+def create_relation(req: RestRequest, contentId: int, versionNo: int) -> Created[Relation]:
     relation = req.services.relations.create(req.user, contentId, versionNo, parse_relation_create(req))
     location = req.url("relation.load", contentId=contentId, versionNo=versionNo, relationId=relation.id)
     return Created(location, relation)

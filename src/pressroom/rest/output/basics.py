@@ -63,7 +63,7 @@ ROOT_ENTRIES = (
 )
 
 
-@visits(Root)
+@visits(Root, "Root")
 def visit_root(out: Out, _root: Root) -> Representation:
     body: dict[str, Any] = {"_media-type": out.media("Root")}
     for name, media, path in ROOT_ENTRIES:
@@ -81,12 +81,12 @@ def section_body(out: Out, section: Section) -> dict[str, Any]:
     }
 
 
-@visits(Section)
+@visits(Section, "Section")
 def visit_section(out: Out, section: Section) -> Representation:
     return Representation.single("Section", section_body(out, section), section, patch="SectionInput")
 
 
-@visits(SectionList)
+@visits(SectionList, "SectionList")
 def visit_section_list(out: Out, value: SectionList) -> Representation:
     body = {
         "_media-type": out.media("SectionList"),
@@ -106,12 +106,12 @@ def language_body(out: Out, language: Language) -> dict[str, Any]:
     }
 
 
-@visits(Language)
+@visits(Language, "Language")
 def visit_language(out: Out, language: Language) -> Representation:
     return Representation.single("Language", language_body(out, language), language)
 
 
-@visits(LanguageList)
+@visits(LanguageList, "LanguageList")
 def visit_language_list(out: Out, value: LanguageList) -> Representation:
     body = {
         "_media-type": out.media("LanguageList"),
@@ -121,7 +121,7 @@ def visit_language_list(out: Out, value: LanguageList) -> Representation:
     return Representation("LanguageList", "LanguageList", body)
 
 
-@visits(CountryList)
+@visits(CountryList, "CountryList")
 def visit_country_list(out: Out, value: CountryList) -> Representation:
     media = out.media("Country")
     body = {

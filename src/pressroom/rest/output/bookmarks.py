@@ -19,7 +19,7 @@ class BookmarkList:
     page: BookmarkPage
 
 
-@visits(BookmarkList)
+@visits(BookmarkList, "BookmarkList")
 def visit_bookmark_list(out: Out, value: BookmarkList) -> Representation:
     media = out.media("Bookmark")
     body = {

@@ -90,7 +90,7 @@ def content_body(out: Out, info: ContentInfo, media: str, languages: tuple[str, 
     return body
 
 
-@visits(ContentInfo)
+@visits(ContentInfo, "ContentInfo", root="Content")
 def visit_content_info(out: Out, value: ContentInfo) -> Representation:
     return Representation(
         "Content",
@@ -101,7 +101,7 @@ def visit_content_info(out: Out, value: ContentInfo) -> Representation:
     )
 
 
-@visits(ContentView)
+@visits(ContentView, "Content")
 def visit_content(out: Out, value: ContentView) -> Representation:
     info = value.version.content
     body = content_body(out, info, "Content", value.languages)
@@ -167,7 +167,7 @@ def version_body(out: Out, version: Version) -> dict[str, Any]:
     }
 
 
-@visits(Version)
+@visits(Version, "Version")
 def visit_version(out: Out, value: Version) -> Representation:
     return Representation.single("Version", version_body(out, value), value, patch="VersionUpdate")
 
@@ -187,7 +187,7 @@ def version_list_body(out: Out, href: str, items: list[tuple[ContentInfo, Versio
     }
 
 
-@visits(VersionList)
+@visits(VersionList, "VersionList")
 def visit_version_list(out: Out, value: VersionList) -> Representation:
     href = out.url("version.list", contentId=value.content.id)
     body = version_list_body(out, href, [(value.content, v) for v in value.versions])
@@ -220,12 +220,12 @@ def relation_list_body(out: Out, content_id: int, version_no: int, relations: An
     }
 
 
-@visits(Relation)
+@visits(Relation, "Relation")
 def visit_relation(out: Out, value: Relation) -> Representation:
     return Representation.single("Relation", relation_body(out, value), value)
 
 
-@visits(RelationList)
+@visits(RelationList, "RelationList", root="Relations")
 def visit_relation_list(out: Out, value: RelationList) -> Representation:
     body = relation_list_body(out, value.content.id, value.version_no, value.relations)
     return Representation("Relations", "RelationList", body)

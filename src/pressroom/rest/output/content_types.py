@@ -84,14 +84,14 @@ def group_body(out: Out, group: ContentTypeGroup) -> dict[str, Any]:
     }
 
 
-@visits(ContentTypeGroup)
+@visits(ContentTypeGroup, "ContentTypeGroup")
 def visit_group(out: Out, group: ContentTypeGroup) -> Representation:
     return Representation.single(
         "ContentTypeGroup", group_body(out, group), group, patch="ContentTypeGroupInput"
     )
 
 
-@visits(ContentTypeGroupList)
+@visits(ContentTypeGroupList, "ContentTypeGroupList")
 def visit_group_list(out: Out, value: ContentTypeGroupList) -> Representation:
     body = {
         "_media-type": out.media("ContentTypeGroupList"),
@@ -205,17 +205,17 @@ def _type_representation(out: Out, content_type: ContentType, *, full: bool) -> 
     )
 
 
-@visits(ContentType)
+@visits(ContentType, "ContentType")
 def visit_content_type(out: Out, content_type: ContentType) -> Representation:
     return _type_representation(out, content_type, full=True)
 
 
-@visits(ContentTypeInfo)
+@visits(ContentTypeInfo, "ContentTypeInfo")
 def visit_content_type_info(out: Out, value: ContentTypeInfo) -> Representation:
     return _type_representation(out, value.content_type, full=False)
 
 
-@visits(ContentTypeList)
+@visits(ContentTypeList, "ContentTypeList")
 def visit_content_type_list(out: Out, value: ContentTypeList) -> Representation:
     body = {
         "_media-type": out.media("ContentTypeList"),
@@ -225,7 +225,7 @@ def visit_content_type_list(out: Out, value: ContentTypeList) -> Representation:
     return Representation("ContentTypeList", "ContentTypeList", body)
 
 
-@visits(ContentTypeInfoList)
+@visits(ContentTypeInfoList, "ContentTypeInfoList")
 def visit_content_type_info_list(out: Out, value: ContentTypeInfoList) -> Representation:
     items = [content_type_body(out, t, full=False) for t in value.content_types]
     body = {
@@ -236,7 +236,7 @@ def visit_content_type_info_list(out: Out, value: ContentTypeInfoList) -> Repres
     return Representation("ContentTypeInfoList", "ContentTypeInfoList", body)
 
 
-@visits(ContentTypeGroupRefList)
+@visits(ContentTypeGroupRefList, "ContentTypeGroupRefList")
 def visit_group_ref_list(out: Out, value: ContentTypeGroupRefList) -> Representation:
     t = value.content_type
     refs = []
@@ -256,7 +256,7 @@ def visit_group_ref_list(out: Out, value: ContentTypeGroupRefList) -> Representa
     return Representation("ContentTypeGroupRefList", "ContentTypeGroupRefList", body)
 
 
-@visits(FieldDefinitionView)
+@visits(FieldDefinitionView, "FieldDefinition")
 def visit_field_definition(out: Out, value: FieldDefinitionView) -> Representation:
     return Representation.single(
         "FieldDefinition",
@@ -268,7 +268,7 @@ def visit_field_definition(out: Out, value: FieldDefinitionView) -> Representati
     )
 
 
-@visits(FieldDefinitionList)
+@visits(FieldDefinitionList, "FieldDefinitionList", root="FieldDefinitions")
 def visit_field_definition_list(out: Out, value: FieldDefinitionList) -> Representation:
     return Representation(
         "FieldDefinitions", "FieldDefinitionList", field_definitions_body(out, value.content_type)

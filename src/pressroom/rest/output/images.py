@@ -7,7 +7,7 @@ from pressroom.rest.output.wire import RestWireContext
 from pressroom.services.image import ImageAsset, ImageVariation
 
 
-@visits(ImageVariation)
+@visits(ImageVariation, "ContentImageVariation")
 def visit_image_variation(out: Out, value: ImageVariation) -> Representation:
     stored = value.stored
     body = {
@@ -22,7 +22,7 @@ def visit_image_variation(out: Out, value: ImageVariation) -> Representation:
     return Representation.single("ContentImageVariation", body, value)
 
 
-@visits(ImageAsset)
+@visits(ImageAsset, "Asset")
 def visit_image_asset(out: Out, value: ImageAsset) -> Representation:
     body = {
         "_media-type": out.media("Asset"),

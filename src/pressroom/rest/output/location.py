@@ -75,7 +75,7 @@ def location_body(out: Out, location: Location) -> dict[str, Any]:
     return body
 
 
-@visits(Location)
+@visits(Location, "Location")
 def visit_location(out: Out, value: Location) -> Representation:
     return Representation.single("Location", location_body(out, value), value, patch="LocationUpdate")
 
@@ -85,14 +85,14 @@ def _location_list(out: Out, name: str, href: str, items: list[dict[str, Any]]) 
     return Representation(name, name, body)
 
 
-@visits(LocationRefList)
+@visits(LocationRefList, "LocationList")
 def visit_location_list(out: Out, value: LocationRefList) -> Representation:
     return _location_list(
         out, "LocationList", value.href, [location_ref(out, loc) for loc in value.locations]
     )
 
 
-@visits(LocationObjects)
+@visits(LocationObjects, "Locations")
 def visit_location_objects(out: Out, value: LocationObjects) -> Representation:
     return _location_list(out, "Locations", value.href, [location_body(out, loc) for loc in value.locations])
 
@@ -104,12 +104,12 @@ def trash_item_body(out: Out, item: TrashItem) -> dict[str, Any]:
     return {key: value for key, value in body.items() if key not in _NOT_IN_TRASH}
 
 
-@visits(TrashItem)
+@visits(TrashItem, "TrashItem")
 def visit_trash_item(out: Out, value: TrashItem) -> Representation:
     return Representation.single("TrashItem", trash_item_body(out, value), value)
 
 
-@visits(TrashList)
+@visits(TrashList, "Trash")
 def visit_trash(out: Out, value: TrashList) -> Representation:
     body = {
         "_media-type": out.media("Trash"),

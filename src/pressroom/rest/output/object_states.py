@@ -58,17 +58,17 @@ def state_body(out: Out, state: ObjectState) -> dict[str, Any]:
     }
 
 
-@visits(ObjectStateGroup)
+@visits(ObjectStateGroup, "ObjectStateGroup")
 def visit_group(out: Out, group: ObjectStateGroup) -> Representation:
     return Representation.single("ObjectStateGroup", group_body(out, group), group, "ObjectStateGroupUpdate")
 
 
-@visits(ObjectState)
+@visits(ObjectState, "ObjectState")
 def visit_state(out: Out, state: ObjectState) -> Representation:
     return Representation.single("ObjectState", state_body(out, state), state, "ObjectStateUpdate")
 
 
-@visits(ObjectStateGroupList)
+@visits(ObjectStateGroupList, "ObjectStateGroupList")
 def visit_group_list(out: Out, value: ObjectStateGroupList) -> Representation:
     body = {
         "_media-type": out.media("ObjectStateGroupList"),
@@ -78,7 +78,7 @@ def visit_group_list(out: Out, value: ObjectStateGroupList) -> Representation:
     return Representation("ObjectStateGroupList", "ObjectStateGroupList", body)
 
 
-@visits(ObjectStateList)
+@visits(ObjectStateList, "ObjectStateList")
 def visit_state_list(out: Out, value: ObjectStateList) -> Representation:
     body = {
         "_media-type": out.media("ObjectStateList"),
@@ -88,7 +88,7 @@ def visit_state_list(out: Out, value: ObjectStateList) -> Representation:
     return Representation("ObjectStateList", "ObjectStateList", body)
 
 
-@visits(ContentObjectStates)
+@visits(ContentObjectStates, "ContentObjectStates")
 def visit_content_states(out: Out, value: ContentObjectStates) -> Representation:
     body = {
         "_media-type": out.media("ContentObjectStates"),

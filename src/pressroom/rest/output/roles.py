@@ -48,7 +48,7 @@ def role_body(out: Out, role: Role) -> dict[str, Any]:
     }
 
 
-@visits(Role)
+@visits(Role, "Role")
 def visit_role(out: Out, role: Role) -> Representation:
     # A draft has the body of a role; only the Content-Type says RoleDraft.
     name = "RoleDraft" if role.is_draft else "Role"
@@ -56,7 +56,7 @@ def visit_role(out: Out, role: Role) -> Representation:
     return Representation("Role", name, single.body, single.accept_patch, single.etag)
 
 
-@visits(RoleList)
+@visits(RoleList, "RoleList")
 def visit_role_list(out: Out, value: RoleList) -> Representation:
     body = {
         "_media-type": out.media("RoleList"),
@@ -89,7 +89,7 @@ def policy_body(out: Out, policy: Policy) -> dict[str, Any]:
     return body
 
 
-@visits(PolicyView)
+@visits(PolicyView, "Policy")
 def visit_policy(out: Out, value: PolicyView) -> Representation:
     single = Representation.single(
         "Policy", policy_body(out, value.policy), value.policy, patch="PolicyUpdate"
@@ -98,7 +98,7 @@ def visit_policy(out: Out, value: PolicyView) -> Representation:
     return Representation("Policy", name, single.body, single.accept_patch, single.etag)
 
 
-@visits(PolicyList)
+@visits(PolicyList, "PolicyList")
 def visit_policy_list(out: Out, value: PolicyList) -> Representation:
     body = {
         "_media-type": out.media("PolicyList"),
@@ -125,7 +125,7 @@ def assignment_body(out: Out, assignment: RoleAssignment, assignee: Assignee) ->
     return body
 
 
-@visits(RoleAssignmentView)
+@visits(RoleAssignmentView, "RoleAssignment")
 def visit_role_assignment(out: Out, value: RoleAssignmentView) -> Representation:
     body = assignment_body(out, value.assignment, value.assignee)
     return Representation.single("RoleAssignment", body, value.assignment)
@@ -139,7 +139,7 @@ def assignments_body(out: Out, assignments: Sequence[RoleAssignment], assignee: 
     }
 
 
-@visits(RoleAssignmentList)
+@visits(RoleAssignmentList, "RoleAssignmentList")
 def visit_role_assignment_list(out: Out, value: RoleAssignmentList) -> Representation:
     body = assignments_body(out, value.assignments, value.assignee)
     return Representation("RoleAssignmentList", "RoleAssignmentList", body)

@@ -21,7 +21,7 @@ class Token:
     token: str
 
 
-@visits(SessionView)
+@visits(SessionView, "Session")
 def visit_session(out: Out, value: SessionView) -> Representation:
     body = {
         "_media-type": out.media("Session"),
@@ -34,7 +34,7 @@ def visit_session(out: Out, value: SessionView) -> Representation:
     return Representation("Session", "Session", body)
 
 
-@visits(Token)
+@visits(Token, "JWT")
 def visit_token(out: Out, value: Token) -> Representation:
     body = {"_media-type": out.media("JWT"), "_token": value.token, "token": value.token}
     return Representation("JWT", "JWT", body)

@@ -22,7 +22,7 @@ class UrlWildcardList:
     wildcards: list[UrlWildcard]
 
 
-@visits(UrlAlias)
+@visits(UrlAlias, "UrlAlias")
 def visit_url_alias(out: Out, value: UrlAlias) -> Representation:
     entry = value.entry
     body: dict[str, Any] = {
@@ -48,7 +48,7 @@ def visit_url_alias(out: Out, value: UrlAlias) -> Representation:
     return Representation.single("UrlAlias", body, value)
 
 
-@visits(UrlAliasRefList)
+@visits(UrlAliasRefList, "UrlAliasRefList")
 def visit_url_alias_list(out: Out, value: UrlAliasRefList) -> Representation:
     body = {
         "_media-type": out.media("UrlAliasRefList"),
@@ -69,12 +69,12 @@ def url_wildcard_body(out: Out, wildcard: UrlWildcard) -> dict[str, Any]:
     }
 
 
-@visits(UrlWildcard)
+@visits(UrlWildcard, "UrlWildcard")
 def visit_url_wildcard(out: Out, value: UrlWildcard) -> Representation:
     return Representation.single("UrlWildcard", url_wildcard_body(out, value), value)
 
 
-@visits(UrlWildcardList)
+@visits(UrlWildcardList, "UrlWildcardList")
 def visit_url_wildcard_list(out: Out, value: UrlWildcardList) -> Representation:
     body = {
         "_media-type": out.media("UrlWildcardList"),

@@ -110,12 +110,12 @@ def group_body(out: Out, group: UserGroup) -> dict[str, Any]:
     return body
 
 
-@visits(UserContent)
+@visits(UserContent, "User")
 def visit_user(out: Out, value: UserContent) -> Representation:
     return Representation.single("User", user_body(out, value), value, patch="UserUpdate")
 
 
-@visits(UserGroup)
+@visits(UserGroup, "UserGroup")
 def visit_user_group(out: Out, value: UserGroup) -> Representation:
     return Representation.single("UserGroup", group_body(out, value), value, patch="UserGroupUpdate")
 
@@ -125,17 +125,17 @@ def _list(out: Out, name: str, href: str, key: str, items: list[dict[str, Any]])
     return Representation(name, name, {"_media-type": out.media(name), "_href": href, key: items})
 
 
-@visits(UserRefList)
+@visits(UserRefList, "UserRefList")
 def visit_user_refs(out: Out, value: UserRefList) -> Representation:
     return _list(out, "UserRefList", value.href, "User", [user_ref(out, user.id) for user in value.users])
 
 
-@visits(UserList)
+@visits(UserList, "UserList")
 def visit_users(out: Out, value: UserList) -> Representation:
     return _list(out, "UserList", value.href, "User", [user_body(out, user) for user in value.users])
 
 
-@visits(UserGroupRefList)
+@visits(UserGroupRefList, "UserGroupRefList")
 def visit_group_refs(out: Out, value: UserGroupRefList) -> Representation:
     refs = []
     for location in value.groups:
@@ -149,12 +149,12 @@ def visit_group_refs(out: Out, value: UserGroupRefList) -> Representation:
     return _list(out, "UserGroupRefList", value.href, "UserGroup", refs)
 
 
-@visits(UserGroupList)
+@visits(UserGroupList, "UserGroupList")
 def visit_groups(out: Out, value: UserGroupList) -> Representation:
     groups = [group_body(out, group) for group in value.groups]
     return _list(out, "UserGroupList", value.href, "UserGroup", groups)
 
 
-@visits(UserDrafts)
+@visits(UserDrafts, "VersionList")
 def visit_user_drafts(out: Out, value: UserDrafts) -> Representation:
     return Representation("VersionList", "VersionList", version_list_body(out, value.href, value.drafts))

@@ -1,7 +1,9 @@
 """Visitors: one function per value type turns a value into a neutral tree (see writers.py).
 
 A visitor receives an :class:`Out` (the dialect and format of the response, and the href builder) and the
-value, and returns a :class:`Representation`. Visitors never ask which format is being written.
+value, and returns a :class:`Representation`. Visitors never ask which format is being written. Each
+registration declares the media type name (and root element) its visitor writes: the route table's
+responses are derived from handler return types through these declarations (rest/declared.py).
 """
 
 from __future__ import annotations
@@ -59,26 +61,51 @@ class Out:
         return self.rendering.dialect.prefix + path
 
 
+@dataclass(frozen=True, slots=True)
+class Output:
+    """What a visitor writes: the media type name and the root element name."""
+
+    media: str
+    root: str
+
+
 Visitor = Callable[[Out, Any], Representation]
-_VISITORS: dict[type, Visitor] = {}
+_VISITORS: dict[type, tuple[Visitor, Output]] = {}
 
 
 def visits(
-    kind: type[T],
+    kind: type[T], media: str, root: str | None = None
 ) -> Callable[[Callable[[Out, T], Representation]], Callable[[Out, T], Representation]]:
+    """Register the visitor of ``kind``, which writes media type ``media`` with root element ``root``
+    (by default named as the media type)."""
+
     def register(function: Callable[[Out, T], Representation]) -> Callable[[Out, T], Representation]:
-        _VISITORS[kind] = function
+        _VISITORS[kind] = (function, Output(media, root or media))
         return function
 
     return register
 
 
+def output_of(kind: type) -> Output | None:
+    """What the visitor of ``kind`` writes; None when no visitor is registered for it."""
+    found = _VISITORS.get(kind)
+    return None if found is None else found[1]
+
+
+def registered_outputs() -> list[Output]:
+    """What the registered visitors write, each media type once, sorted by name."""
+    return sorted(set(output for _, output in _VISITORS.values()), key=lambda output: output.media)
+
+
 def visit(out: Out, value: Any) -> Representation:
     try:
-        visitor = _VISITORS[type(value)]
+        visitor, declared = _VISITORS[type(value)]
     except KeyError:
         raise TypeError(f"no visitor for {type(value).__name__}") from None
-    return visitor(out, value)
+    representation = visitor(out, value)
+    if representation.media != declared.media or representation.root != declared.root:
+        raise TypeError(f"the visitor of {type(value).__name__} wrote other than it declares")
+    return representation
 
 
 def translated(values: dict[str, str]) -> dict[str, Any]:

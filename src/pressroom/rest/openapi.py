@@ -1,0 +1,272 @@
+"""The OpenAPI 3.1 document of one dialect, generated from the route table and what it declares.
+
+Paths are the route templates (converters become parameter schemas). OpenAPI names only the standard
+methods, so a custom one (COPY, MOVE, PUBLISH, SWAP) is described as the POST it is also sent as, with
+``X-HTTP-Method-Override`` naming it and the verb in ``x-http-method``. When several operations of one
+path share the POST slot (a real POST and custom methods, or several custom methods), they are described
+as one POST operation whose ``x-http-methods`` lists each, with the union of their inputs and answers.
+
+Schemas: an input or output media type's JSON form is an object with one key, its root element; what the
+parsers read inside is not declared anywhere, so the inner object only requires what every
+representation has (``_media-type`` for outputs) and allows any other property. ErrorMessage is exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pressroom.config import Dialect
+from pressroom.domain.integers import MAX_ID
+from pressroom.rest.declared import RAW, error_statuses, success_responses
+from pressroom.rest.errors import REASONS
+from pressroom.rest.output.visitor import registered_outputs
+from pressroom.rest.routing import Route, Router, pattern_of, template_parameters
+
+VERSION = "3.1.0"
+STANDARD = {"GET": "get", "POST": "post", "PATCH": "patch", "DELETE": "delete", "PUT": "put"}
+FORMATS = ("json", "xml")
+_ERROR = "ErrorMessage"
+
+
+def path_of(template: str) -> str:
+    """``/content/objects/{contentId:int}`` -> ``/content/objects/{contentId}``."""
+    for name, kind in template_parameters(template):
+        template = template.replace("{" + name + (f":{kind}" if kind else "") + "}", "{" + name + "}")
+    return template
+
+
+def _path_schema(kind: str | None) -> dict[str, Any]:
+    if kind == "int":
+        return {"type": "integer", "minimum": 0, "maximum": MAX_ID}
+    return {"type": "string", "pattern": "^" + pattern_of(kind) + "$"}
+
+
+def _path_parameters(route: Route) -> list[dict[str, Any]]:
+    return [
+        {"name": name, "in": "path", "required": True, "schema": _path_schema(kind)}
+        for name, kind in template_parameters(route.template)
+    ]
+
+
+def _query_parameters(route: Route) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": param.name,
+            "in": "query",
+            "required": False,
+            "schema": {"type": "integer"} if param.integer else {"type": "string"},
+        }
+        for param in route.query
+    ]
+
+
+class _Builder:
+    def __init__(self, router: Router, dialect: Dialect) -> None:
+        self.router = router
+        self.dialect = dialect
+        self.inputs: set[str] = set()
+        self.errors: set[int] = set()
+
+    def media(self, name: str, fmt: str) -> str:
+        return f"application/vnd.{self.dialect.vendor}.api.{name}+{fmt}"
+
+    def content(self, names: tuple[str, ...], prefix: str) -> dict[str, Any]:
+        content: dict[str, Any] = {}
+        for name in names:
+            for fmt in FORMATS:
+                ref = f"#/components/schemas/{prefix}{name}{'' if fmt == 'json' else '.xml'}"
+                content[self.media(name, fmt)] = {"schema": {"$ref": ref}}
+        return content
+
+    def responses(self, routes: list[Route]) -> dict[str, Any]:
+        answers: dict[int, list[str]] = {}
+        errors: set[int] = set()
+        for route in routes:
+            for status, names in success_responses(route).items():
+                known = answers.setdefault(status, [])
+                known.extend(name for name in names if name not in known)
+            errors.update(error_statuses(route))
+        described: dict[str, Any] = {}
+        for status in sorted(answers):
+            described[str(status)] = self.success(status, tuple(answers[status]))
+        for status in sorted(errors - set(answers)):
+            self.errors.add(status)
+            described[str(status)] = {"$ref": f"#/components/responses/Error{status}"}
+        return described
+
+    def error_responses(self) -> dict[str, Any]:
+        return {
+            f"Error{status}": {
+                "description": REASONS.get(status, "Error") + " (an ErrorMessage says why)",
+                "content": self.content((_ERROR,), ""),
+            }
+            for status in sorted(self.errors)
+        }
+
+    def success(self, status: int, names: tuple[str, ...]) -> dict[str, Any]:
+        response: dict[str, Any] = {"description": _DESCRIPTIONS.get(status, REASONS.get(status, "Answer"))}
+        if RAW in names:
+            response["content"] = {RAW: {"schema": {"type": "string", "format": "binary"}}}
+        elif names:
+            response["content"] = self.content(names, "")
+        if status in (201, 301, 307):
+            response["headers"] = {"Location": {"schema": {"type": "string"}, "required": status != 201}}
+        return response
+
+    def operation(self, pairs: list[tuple[str, Route]]) -> dict[str, Any]:
+        """One operation for the (method, route) pairs sharing a path and an OpenAPI method."""
+        verbs = [verb for verb, _ in pairs]
+        routes = list(dict.fromkeys(route for _, route in pairs))
+        custom = [verb for verb in verbs if verb not in STANDARD]
+        parameters = _path_parameters(routes[0])
+        seen = {parameter["name"] for parameter in parameters}
+        for route in routes:
+            for parameter in _query_parameters(route):
+                if parameter["name"] not in seen:
+                    seen.add(parameter["name"])
+                    parameters.append(parameter)
+        if custom:
+            parameters.append(
+                {
+                    "name": "X-HTTP-Method-Override",
+                    "in": "header",
+                    "required": len(custom) == len(verbs),
+                    "description": "The method this POST stands for (" + ", ".join(custom) + ")",
+                    "schema": {"type": "string", "enum": custom},
+                }
+            )
+        if any(verb in ("COPY", "MOVE", "SWAP") for verb in custom):
+            parameters.append(
+                {
+                    "name": "Destination",
+                    "in": "header",
+                    "required": False,
+                    "description": "The href of the destination",
+                    "schema": {"type": "string"},
+                }
+            )
+        if any(412 in route.errors for route in routes):
+            parameters.append(
+                {
+                    "name": "If-Match",
+                    "in": "header",
+                    "required": False,
+                    "description": "The ETag the resource must still have",
+                    "schema": {"type": "string"},
+                }
+            )
+        described: dict[str, Any] = {
+            "operationId": "+".join(route.name for route in routes),
+            "tags": sorted({route.name.split(".", 1)[0] for route in routes}),
+            "summary": " / ".join(f"{verb} ({route.name})" for verb, route in pairs),
+            "parameters": parameters,
+            "responses": self.responses(routes),
+        }
+        descriptions = [(route.handler.__doc__ or "").strip() for route in routes]
+        if any(descriptions):
+            described["description"] = "\n\n".join(text for text in descriptions if text)
+        if len(pairs) > 1:
+            described["x-http-methods"] = [
+                {"method": verb, "operationId": route.name} for verb, route in pairs
+            ]
+        elif custom:
+            described["x-http-method"] = custom[0]
+        accepts = [name for route in routes for name in route.accepts]
+        if accepts:
+            self.inputs.update(accepts)
+            described["requestBody"] = {
+                "required": all(route.accepts for route in routes),
+                "content": self.content(tuple(dict.fromkeys(accepts)), "Input."),
+            }
+        return described
+
+    def paths(self) -> dict[str, Any]:
+        slots: dict[str, dict[str, list[tuple[str, Route]]]] = {}
+        for route in self.router.routes:
+            for method in route.methods:
+                path = slots.setdefault(path_of(route.template), {})
+                path.setdefault(_slot(method), []).append((method, route))
+        return {
+            path: {key: self.operation(pairs) for key, pairs in item.items()} for path, item in slots.items()
+        }
+
+    def schemas(self) -> dict[str, Any]:
+        schemas: dict[str, Any] = {}
+        for output in registered_outputs():
+            schemas[output.media] = _json_schema(
+                output.root, {"required": ["_media-type"], "properties": {"_media-type": {"type": "string"}}}
+            )
+            schemas[output.media + ".xml"] = _xml_schema(output.root)
+        for name in sorted(self.inputs):
+            schemas["Input." + name] = _json_schema(name, {})
+            schemas["Input." + name + ".xml"] = _xml_schema(name)
+        schemas[_ERROR] = _json_schema(
+            _ERROR,
+            {
+                "required": ["_media-type", "errorCode", "errorMessage", "errorDescription"],
+                "properties": {
+                    "_media-type": {"type": "string"},
+                    "errorCode": {"type": "integer"},
+                    "errorMessage": {"type": "string"},
+                    "errorDescription": {"type": "string"},
+                    "errorDetails": {"type": "object"},
+                },
+            },
+        )
+        schemas[_ERROR + ".xml"] = _xml_schema(_ERROR)
+        return dict(sorted(schemas.items()))
+
+
+_DESCRIPTIONS = {
+    200: "OK",
+    201: "Created; Location names the new resource",
+    204: "Done, no content",
+    301: "Moved permanently; Location names the resource",
+    307: "Redirect; Location names the resource",
+}
+
+
+def _slot(method: str) -> str:
+    return STANDARD.get(method, "post")
+
+
+def _json_schema(root: str, inner: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": [root],
+        "properties": {root: {"type": "object", "additionalProperties": True, **inner}},
+        "additionalProperties": False,
+    }
+
+
+def _xml_schema(root: str) -> dict[str, Any]:
+    return {"type": "object", "xml": {"name": root}, "additionalProperties": True}
+
+
+def document(router: Router, dialect: Dialect) -> dict[str, Any]:
+    """The OpenAPI document of the API as served under ``dialect``'s prefix."""
+    builder = _Builder(router, dialect)
+    paths = builder.paths()
+    return {
+        "openapi": VERSION,
+        "info": {
+            "title": f"Pressroom REST API ({dialect.vendor} dialect)",
+            "version": "2",
+            "description": (
+                "The Ibexa / eZ Platform REST API v2 as Pressroom serves it. Media types name a "
+                "representation and a format (+json or +xml); custom methods may also be sent as POST with "
+                "X-HTTP-Method-Override."
+            ),
+        },
+        "servers": [{"url": dialect.prefix}],
+        "paths": paths,
+        "components": {
+            "schemas": builder.schemas(),
+            "responses": builder.error_responses(),
+            "securitySchemes": {
+                "basic": {"type": "http", "scheme": "basic"},
+                "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
+            },
+        },
+        "security": [{"basic": []}, {"jwt": []}, {}],
+    }
