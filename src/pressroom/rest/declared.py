@@ -60,7 +60,10 @@ def _outcomes(route: Route, returned: Any) -> list[tuple[int, str | None]]:
     for kind in _members(returned):
         if typing.get_origin(kind) is Created:
             for value in _members(typing.get_args(kind)[0]):
-                outcomes.append((201, None if value is type(None) else _media(route, value)))
+                if value is type(None):
+                    outcomes.append((201, None))
+                else:
+                    outcomes.extend((201, media) for media in _media(route, value))
         elif kind is NoContent:
             outcomes.append((204, None))
         elif kind is Redirect:
@@ -68,11 +71,11 @@ def _outcomes(route: Route, returned: Any) -> list[tuple[int, str | None]]:
         elif kind is RawBody:
             outcomes.append((200, RAW))
         else:
-            outcomes.append((200, _media(route, kind)))
+            outcomes.extend((200, media) for media in _media(route, kind))
     return outcomes
 
 
-def _media(route: Route, kind: Any) -> str:
+def _media(route: Route, kind: Any) -> tuple[str, ...]:
     output = output_of(kind) if isinstance(kind, type) else None
     if output is None:
         raise UndeclaredResponse(
@@ -84,8 +87,8 @@ def _media(route: Route, kind: Any) -> str:
 
 def error_statuses(route: Route) -> tuple[int, ...]:
     statuses = set(COMMON_ERRORS) | set(route.errors)
-    if "{" in route.template:
-        statuses.add(404)  # what the path names does not exist (or is not visible)
+    if "{" in route.template or route.query:
+        statuses.add(404)  # what the path or a query parameter names does not exist (or is not visible)
     if route.accepts:
         statuses.update(BODY_ERRORS)
     return tuple(sorted(statuses))

@@ -78,17 +78,26 @@ class _Builder:
                 content[self.media(name, fmt)] = {"schema": {"$ref": ref}}
         return content
 
-    def responses(self, routes: list[Route]) -> dict[str, Any]:
+    def responses(self, routes: list[Route], errors: set[int]) -> dict[str, Any]:
         answers: dict[int, list[str]] = {}
-        errors: set[int] = set()
+        bodiless: set[int] = set()
         for route in routes:
             for status, names in success_responses(route).items():
                 known = answers.setdefault(status, [])
                 known.extend(name for name in names if name not in known)
+                if not names:
+                    bodiless.add(status)
             errors.update(error_statuses(route))
         described: dict[str, Any] = {}
         for status in sorted(answers):
-            described[str(status)] = self.success(status, tuple(answers[status]))
+            if status in bodiless and answers[status]:
+                # operations sharing this POST answer it with and without a body: the body is not declared
+                described[str(status)] = self.success(status, ())
+                described[str(status)]["description"] += (
+                    " (a body, " + " or ".join(answers[status]) + ", for some of the methods)"
+                )
+            else:
+                described[str(status)] = self.success(status, tuple(answers[status]))
         for status in sorted(errors - set(answers)):
             self.errors.add(status)
             described[str(status)] = {"$ref": f"#/components/responses/Error{status}"}
@@ -160,7 +169,8 @@ class _Builder:
             "tags": sorted({route.name.split(".", 1)[0] for route in routes}),
             "summary": " / ".join(f"{verb} ({route.name})" for verb, route in pairs),
             "parameters": parameters,
-            "responses": self.responses(routes),
+            # a POST whose override names no method of the path is a 405
+            "responses": self.responses(routes, {405} if custom else set()),
         }
         descriptions = [(route.handler.__doc__ or "").strip() for route in routes]
         if any(descriptions):
@@ -192,11 +202,11 @@ class _Builder:
 
     def schemas(self) -> dict[str, Any]:
         schemas: dict[str, Any] = {}
-        for output in registered_outputs():
-            schemas[output.media] = _json_schema(
-                output.root, {"required": ["_media-type"], "properties": {"_media-type": {"type": "string"}}}
+        for media, root in registered_outputs():
+            schemas[media] = _json_schema(
+                root, {"required": ["_media-type"], "properties": {"_media-type": {"type": "string"}}}
             )
-            schemas[output.media + ".xml"] = _xml_schema(output.root)
+            schemas[media + ".xml"] = _xml_schema(root)
         for name in sorted(self.inputs):
             schemas["Input." + name] = _json_schema(name, {})
             schemas["Input." + name + ".xml"] = _xml_schema(name)

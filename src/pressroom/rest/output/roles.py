@@ -48,7 +48,7 @@ def role_body(out: Out, role: Role) -> dict[str, Any]:
     }
 
 
-@visits(Role, "Role")
+@visits(Role, "Role RoleDraft")
 def visit_role(out: Out, role: Role) -> Representation:
     # A draft has the body of a role; only the Content-Type says RoleDraft.
     name = "RoleDraft" if role.is_draft else "Role"
@@ -89,7 +89,7 @@ def policy_body(out: Out, policy: Policy) -> dict[str, Any]:
     return body
 
 
-@visits(PolicyView, "Policy")
+@visits(PolicyView, "Policy PolicyDraft")
 def visit_policy(out: Out, value: PolicyView) -> Representation:
     single = Representation.single(
         "Policy", policy_body(out, value.policy), value.policy, patch="PolicyUpdate"

@@ -63,9 +63,9 @@ class Out:
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """What a visitor writes: the media type name and the root element name."""
+    """What a visitor writes: the media type name (one of ``media``) and the root element name."""
 
-    media: str
+    media: tuple[str, ...]
     root: str
 
 
@@ -76,11 +76,13 @@ _VISITORS: dict[type, tuple[Visitor, Output]] = {}
 def visits(
     kind: type[T], media: str, root: str | None = None
 ) -> Callable[[Callable[[Out, T], Representation]], Callable[[Out, T], Representation]]:
-    """Register the visitor of ``kind``, which writes media type ``media`` with root element ``root``
-    (by default named as the media type)."""
+    """Register the visitor of ``kind``, which writes media type ``media`` (space-separated names when
+    it depends on the value, like ``"Role RoleDraft"``) with root element ``root`` (by default named as
+    the first media type)."""
+    names = tuple(media.split())
 
     def register(function: Callable[[Out, T], Representation]) -> Callable[[Out, T], Representation]:
-        _VISITORS[kind] = (function, Output(media, root or media))
+        _VISITORS[kind] = (function, Output(names, root or names[0]))
         return function
 
     return register
@@ -92,9 +94,9 @@ def output_of(kind: type) -> Output | None:
     return None if found is None else found[1]
 
 
-def registered_outputs() -> list[Output]:
-    """What the registered visitors write, each media type once, sorted by name."""
-    return sorted(set(output for _, output in _VISITORS.values()), key=lambda output: output.media)
+def registered_outputs() -> list[tuple[str, str]]:
+    """(media type name, root element name) of everything the registered visitors write, sorted."""
+    return sorted({(media, output.root) for _, output in _VISITORS.values() for media in output.media})
 
 
 def visit(out: Out, value: Any) -> Representation:
@@ -103,7 +105,7 @@ def visit(out: Out, value: Any) -> Representation:
     except KeyError:
         raise TypeError(f"no visitor for {type(value).__name__}") from None
     representation = visitor(out, value)
-    if representation.media != declared.media or representation.root != declared.root:
+    if representation.media not in declared.media or representation.root != declared.root:
         raise TypeError(f"the visitor of {type(value).__name__} wrote other than it declares")
     return representation
 
