@@ -25,8 +25,12 @@ from tests.functional.content_support import (
     published_folder,
     update_version,
 )
+from tests.functional.role_support import assign, make_group, make_user
+from tests.functional.support import cookie_of, login, session_of
 from tests.functional.test_relations import relate
-from tests.helpers import Api, StatementCounter, media
+from tests.functional.test_user_accounts import set_enabled
+from tests.functional.users_support import EDITORS, PASSWORD, basic, create_user, new_login
+from tests.helpers import PREFIX, Api, StatementCounter, media
 
 
 @pytest.fixture
@@ -138,8 +142,8 @@ def test_a_never_published_item_shows_each_saved_draft(two: tuple[Api, Api]) -> 
 
 
 def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
-    """A warm content GET is one statement (besides authentication); create and publish stay at today's
-    counts."""
+    """A warm content GET is one statement, authentication and permissions included; create and publish
+    stay at today's counts."""
     api = two[0]
     published_folder(api, "Warm-up")  # loads the user, the type and the languages into the caches
     with StatementCounter() as creating:
@@ -152,16 +156,192 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
     for fmt in ("json", "xml"):
         with StatementCounter() as reading:
             content(api, content_id, fmt)
-        # Basic re-reads the caller's account on every request (a disabled account is refused at
-        # once) and the resolver reads the caller's role assignments; the content read is one statement
-        own = [s for s in reading.statements if "FROM users" not in s and "role_assignments" not in s]
-        assert len(own) == 1 and own[0].startswith("SELECT content."), reading.statements
-        assert reading.count == 3, reading.statements
+        # the content read also confirms the caller's account and finds the caller's grants
+        assert reading.count == 1, reading.statements
+        assert reading.statements[0].startswith("SELECT content."), reading.statements
     # SQLite's BEGIN IMMEDIATE is a statement of its own, PostgreSQL's BEGIN is not counted; both
-    # include Basic's account read and the caller's role assignments
-    assert sent(creating) == 14, creating.statements  # and the parent's content for content/create
-    assert sent(publishing) == 26, publishing.statements
+    # include the caller's role assignments, which confirm the Basic caller
+    assert sent(creating) == 13, creating.statements  # and the parent's content for content/create
+    assert sent(publishing) == 25, publishing.statements
 
 
 def sent(counter: StatementCounter) -> int:
     return len([statement for statement in counter.statements if not statement.startswith("BEGIN")])
+
+
+# -- the caller: accounts, sessions and JWTs cached per process, confirmed by each request's own read ----
+
+
+def readable(api: Api, content_id: int, **headers: str) -> int:
+    """The status of a content GET."""
+    response = api.get(f"/content/objects/{content_id}", accept=media("Content"), headers=headers)
+    return response.status_code
+
+
+def media_folder(writer: Api) -> int:
+    """A folder in the Media section: editors may read it, anonymous callers (and guests) may not."""
+    item = published_folder(writer, "Readable")["_id"]
+    section = {"_href": "/api/ibexa/v2/content/sections/3"}
+    patch(writer, f"/content/objects/{item}", "ContentUpdate", "ContentInfo", Section=section)
+    return int(item)
+
+
+def editor(writer: Api) -> tuple[int, str]:
+    login = new_login()
+    return int(create_user(writer, EDITORS, login)["_id"]), login
+
+
+@pytest.mark.parametrize("change", ["password", "disable", "delete"])
+def test_a_cached_basic_caller_is_refused_at_once_after_a_change_through_the_other_process(
+    two: tuple[Api, Api], change: str
+) -> None:
+    writer, reader = two
+    item = media_folder(writer)
+    user_id, login = editor(writer)
+    caller = Api(reader.client, auth=basic(login))
+    assert readable(caller, item) == 200  # verified once (argon2), then remembered by the reader
+    with StatementCounter() as warm:
+        assert readable(caller, item) == 200
+    assert warm.count == 1, warm.statements  # the content read confirms the account
+    if change == "password":
+        response = writer.patch(
+            f"/user/users/{user_id}",
+            body={"UserUpdate": {"password": "Changed5678"}},
+            content_type=media("UserUpdate"),
+            accept=media("User"),
+        )
+    elif change == "disable":
+        response = writer.patch(
+            f"/user/users/{user_id}",
+            body={"UserUpdate": {"enabled": False}},
+            content_type=media("UserUpdate"),
+            accept=media("User"),
+        )
+    else:
+        response = writer.delete(f"/user/users/{user_id}")
+    assert response.status_code in (200, 204), response.text
+    assert readable(caller, item) == 401
+    assert readable(caller, item) == 401  # the stale entry is gone, not used again
+    if change == "password":
+        assert readable(Api(reader.client, auth=basic(login, "Changed5678")), item) == 200
+
+
+def test_a_cached_basic_caller_is_refused_on_every_route_and_write(two: tuple[Api, Api]) -> None:
+    """Routes that run no statement carrying the caller confirm it with one of their own; a write
+    commits nothing for a caller the cache got wrong."""
+    writer, reader = two
+    user_id, login = editor(writer)
+    caller = Api(reader.client, auth=basic(login))
+    assert caller.get("/languages/eng-GB", accept=media("Language")).status_code == 200
+    with StatementCounter() as warm:
+        assert caller.get("/languages/eng-GB", accept=media("Language")).status_code == 200
+    assert warm.count == 1, warm.statements  # the confirming read
+    assert readable(caller, 999_999) == 404
+    set_enabled(writer, user_id, False)
+    assert caller.get("/languages/eng-GB", accept=media("Language")).status_code == 401
+    assert readable(caller, 999_999) == 401  # refused, not "not found"
+    set_enabled(writer, user_id, True)
+    assert readable(caller, 999_999) == 404  # verified again
+    set_enabled(writer, user_id, False)
+    created = post_content(caller, content_create([field("name", "Never")], parent="1/2"))
+    assert created.status_code == 401, created.text
+
+
+def test_a_cached_session_ends_at_once_on_logout_or_disable_through_the_other_process(
+    two: tuple[Api, Api],
+) -> None:
+    writer, reader = two
+    item = media_folder(writer)
+    user_id, login_name = editor(writer)
+    for end in ("logout", "disable"):
+        set_enabled(writer, user_id, True)
+        session = session_of(login(reader.client, login_name, PASSWORD))
+        cookie = cookie_of(session)
+        anonymous = Api(reader.client, auth=None)
+        assert readable(anonymous, item, **cookie) == 200
+        with StatementCounter() as warm:
+            assert readable(anonymous, item, **cookie) == 200
+        assert warm.count == 1, warm.statements
+        if end == "logout":
+            logout = Api(writer.client, auth=None).delete(
+                f"/user/sessions/{session['identifier']}",
+                headers=cookie | {"X-CSRF-Token": session["csrfToken"]},
+            )
+            assert logout.status_code == 204
+        else:
+            set_enabled(writer, user_id, False)
+        assert readable(anonymous, item, **cookie) == 401  # the cookie now means anonymous
+
+
+def test_a_cached_session_logs_out_in_its_own_process(two: tuple[Api, Api]) -> None:
+    _, reader = two
+    session = session_of(login(reader.client))
+    cookie = cookie_of(session)
+    anonymous = Api(reader.client, auth=None)
+    assert anonymous.get("/languages/eng-GB", accept=media("Language"), headers=cookie).status_code == 200
+    logout = anonymous.delete(
+        f"/user/sessions/{session['identifier']}", headers=cookie | {"X-CSRF-Token": session["csrfToken"]}
+    )
+    assert logout.status_code == 204
+    assert anonymous.get("/user/sessions/current", headers=cookie).status_code == 404
+
+
+def test_a_cached_jwt_user_is_refused_at_once_after_logout_through_the_other_process(
+    two: tuple[Api, Api],
+) -> None:
+    writer, reader = two
+    item = media_folder(writer)
+    token = Api(reader.client, auth=None).post(
+        "/user/token/jwt",
+        body={"JWTInput": {"username": "admin", "password": "publish"}},
+        content_type=media("JWTInput"),
+        accept=media("JWT"),
+    )
+    bearer = Api(reader.client, auth=f"Bearer {token.json()['JWT']['token']}")
+    assert readable(bearer, item) == 200
+    with StatementCounter() as warm:
+        assert readable(bearer, item) == 200
+    assert warm.count == 1, warm.statements
+    session = session_of(login(writer.client))
+    logout = Api(writer.client, auth=None).delete(
+        f"/user/sessions/{session['identifier']}",
+        headers=cookie_of(session) | {"X-CSRF-Token": session["csrfToken"]},
+    )
+    assert logout.status_code == 204  # ends every JWT issued to admin until now
+    assert readable(bearer, item) == 401
+
+
+def test_grants_follow_a_move_into_another_group_made_through_the_other_process(
+    two: tuple[Api, Api],
+) -> None:
+    """The reader keeps the caller's grants under the paths of its locations: a user moved out of the
+    editors is refused at once by the other process."""
+    writer, reader = two
+    item = media_folder(writer)
+    user_id, login = editor(writer)
+    caller = Api(reader.client, auth=basic(login))
+    assert readable(caller, item) == 200
+    assert readable(caller, item) == 200
+    location = writer.json("GET", f"/content/objects/{user_id}/locations", "LocationList")
+    href = location["LocationList"]["Location"][0]["_href"]
+    moved = writer.request("MOVE", href, headers={"Destination": f"{PREFIX}/content/locations/1/5/12"})
+    assert moved.status_code == 201, moved.text
+    assert readable(caller, item) == 401  # guests may read no folder of the standard section
+
+
+def test_grants_follow_a_swap_above_the_caller_made_through_the_other_process(two: tuple[Api, Api]) -> None:
+    """A swap changes what sits above a user with its paths unchanged: it moves the role revision on."""
+    writer, reader = two
+    item = media_folder(writer)
+    group = make_group(writer, "Readers")
+    assign(writer, f"/user/groups/{group}", 3)  # Editor
+    _, caller = make_user(writer, new_login(), group)
+    caller = Api(reader.client, auth=caller.auth)
+    assert readable(caller, item) == 200
+    assert readable(caller, item) == 200
+    plain = make_group(writer, "Plain")
+    swapped = writer.request(
+        "SWAP", f"/content/locations/{group}", headers={"Destination": f"{PREFIX}/content/locations/{plain}"}
+    )
+    assert swapped.status_code == 204, swapped.text
+    assert readable(caller, item) == 401  # the group above the caller now holds no role

@@ -23,10 +23,11 @@ def store(database_url: str) -> Iterator[SqlStore]:
 
 def test_assignments_reach_users_through_the_groups_above_them(store: SqlStore) -> None:
     with store.read() as tx:
-        revision, admin = tx.roles.assignments_reaching(14)
+        (revision, paths), admin = tx.roles.assignments_reaching(14)
         _, anonymous = tx.roles.assignments_reaching(10)
-        _, nobody = tx.roles.assignments_reaching(999)
+        (_, no_paths), nobody = tx.roles.assignments_reaching(999)
     assert revision >= 1
+    assert paths == "/1/5/13/15/" and no_paths == ""  # the stamp the grants are kept under
     assert [a.id for a in admin] == [34]
     assert [a.id for a in anonymous] == [31]
     assert nobody == []

@@ -18,6 +18,7 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.requests import cookie_parser
 
 from pressroom.config import Dialect, Settings
+from pressroom.domain.caller import CURRENT, RequestCaller, StaleCaller
 from pressroom.domain.errors import (
     BadRequest,
     MethodNotAllowed,
@@ -31,7 +32,7 @@ from pressroom.domain.integers import parse_int
 from pressroom.domain.tags import tag_matches
 from pressroom.domain.user import User
 from pressroom.rest import operations
-from pressroom.rest.auth import PASSWORD_ROUTES, check_expected_user, clearing_cookie, identify
+from pressroom.rest.auth import PASSWORD_ROUTES, Caller, check_expected_user, clearing_cookie, identify
 from pressroom.rest.cors import Cors, is_preflight
 from pressroom.rest.declared import RAW, Responses, UndeclaredResponse, declared_responses
 from pressroom.rest.docs import ApiDocs
@@ -44,7 +45,7 @@ from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, WithHeaders
-from pressroom.rest.routing import Router
+from pressroom.rest.routing import Route, Router
 from pressroom.services.container import Services
 
 log = logging.getLogger("pressroom.rest")
@@ -147,43 +148,82 @@ class RestApp:
             trace.route = route.name
             query = QueryParams(scope.get("query_string", b""))
             _refuse_nul(params, query)
+            attempt = _Attempt(method, path, route, params, query, headers, out, accept.name)
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
             address = _client_address(scope)
             auth = self.services.auth
             caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
-            trace.user_id = caller.user.id
-            check_expected_user(headers, caller.user)
-            limit = body_limit(self.settings, caller.user, headers.get("content-type"))
-            body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
-            request = RestRequest(
-                method=method,
-                route=route,
-                path=path,
-                params=params,
-                query=query,
-                headers=headers,
-                body=body,
-                out=out,
-                accept_name=accept.name,
-                services=self.services,
-                settings=self.settings,
-                user=caller.user,
-                session=caller.session,
-                cookie_name=caller.cookie_name,
-                client=address,
-            )
-            if route.name in PASSWORD_ROUTES:
-                result = await off_loop(route.handler, request, **params)
-            else:
-                result = route.handler(request, **params)
-            reply = self._render(out, method, headers, result)
-            _check_declared(route.name, self.responses[route.name], reply)
-            if caller.stale_cookie and not route.name.startswith("session."):
-                reply.header("set-cookie", clearing_cookie(caller.cookie_name))
-            return reply
+            try:
+                return await self._serve(attempt, caller, address, receive, trace)
+            except StaleCaller:  # the cache was wrong about the caller: identify from the rows, again
+                if caller.check is not None:
+                    auth.forget(caller.check)
+                caller = await identify(
+                    auth, self.settings, headers, cookies, method, route.name, address, cached=False
+                )
+                return await self._serve(attempt, caller, address, receive, trace)
         except Exception as error:  # every failure becomes an ErrorMessage
             return self._error(out, error)
+
+    async def _serve(
+        self, attempt: _Attempt, caller: Caller, address: str | None, receive: Receive, trace: Trace
+    ) -> Reply:
+        """Serve the request as ``caller``; a cached caller is confirmed before the answer is given
+        (StaleCaller when it cannot be: the attempt's writes were rolled back)."""
+        request_caller = RequestCaller(caller.user.id, caller.check)
+        token = CURRENT.set(request_caller)
+        try:
+            return await self._answer(attempt, caller, address, receive, trace)
+        except StaleCaller:
+            raise
+        except Exception:
+            if request_caller.pending() is not None:
+                self.services.auth.confirm_caller()
+            raise
+        finally:
+            CURRENT.reset(token)
+
+    async def _answer(
+        self, attempt: _Attempt, caller: Caller, address: str | None, receive: Receive, trace: Trace
+    ) -> Reply:
+        headers, method, route = attempt.headers, attempt.method, attempt.route
+        trace.user_id = caller.user.id
+        check_expected_user(headers, caller.user)
+        limit = body_limit(self.settings, caller.user, headers.get("content-type"))
+        if attempt.body is None:
+            attempt.body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
+        elif len(attempt.body) > limit[0]:  # read for a caller the cache got wrong
+            raise PayloadTooLarge(f"The request body exceeds {limit[0]} bytes{limit[1]}")
+        request = RestRequest(
+            method=method,
+            route=route,
+            path=attempt.path,
+            params=attempt.params,
+            query=attempt.query,
+            headers=headers,
+            body=attempt.body,
+            out=attempt.out,
+            accept_name=attempt.accept_name,
+            services=self.services,
+            settings=self.settings,
+            user=caller.user,
+            session=caller.session,
+            cookie_name=caller.cookie_name,
+            client=address,
+        )
+        if route.name in PASSWORD_ROUTES:
+            result = await off_loop(route.handler, request, **attempt.params)
+        else:
+            result = route.handler(request, **attempt.params)
+        caller_of_request = CURRENT.get()
+        if caller_of_request is not None and caller_of_request.pending() is not None:
+            self.services.auth.confirm_caller()
+        reply = self._render(attempt.out, method, headers, result)
+        _check_declared(route.name, self.responses[route.name], reply)
+        if caller.stale_cookie and not route.name.startswith("session."):
+            reply.header("set-cookie", clearing_cookie(caller.cookie_name))
+        return reply
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
         if isinstance(result, RawBody):
@@ -307,6 +347,26 @@ def _check_declared(name: str, responses: Responses, reply: Reply) -> None:
     parsed = parse_media_type(sent.decode("latin-1")) if sent is not None else None
     if (parsed.name if parsed is not None else "") not in (media or ("",)):
         raise UndeclaredResponse(f"route {name} answered {reply.status} with an undeclared media type")
+
+
+class _Attempt:
+    """What serving a request again (after a stale cached caller) starts from: the body is read once."""
+
+    __slots__ = ("accept_name", "body", "headers", "method", "out", "params", "path", "query", "route")
+
+    def __init__(
+        self, method: str, path: str, route: Route, params: dict[str, Any], query: QueryParams,
+        headers: Headers, out: Out, accept_name: str,
+    ) -> None:  # fmt: skip
+        self.method = method
+        self.path = path
+        self.route = route
+        self.params = params
+        self.query = query
+        self.headers = headers
+        self.out = out
+        self.accept_name = accept_name
+        self.body: bytes | None = None
 
 
 def _raw_header(scope: Scope, name: bytes) -> str | None:

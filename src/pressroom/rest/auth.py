@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from starlette.datastructures import Headers
 
 from pressroom.config import Settings
+from pressroom.domain.caller import CallerCheck
 from pressroom.domain.errors import BadRequest, Unauthorized
 from pressroom.domain.user import Session, User
 from pressroom.rest.offload import off_loop
@@ -33,6 +34,7 @@ class Caller:
     session: Session | None
     cookie_name: str
     stale_cookie: bool = False  # a session cookie was sent but its session is gone
+    check: CallerCheck | None = None  # recognised from a cache: the request confirms it
 
 
 def siteaccess_of(headers: Headers, settings: Settings) -> str:
@@ -82,10 +84,13 @@ async def identify(
     method: str,
     route_name: str,
     address: str | None,
+    *,
+    cached: bool = True,
 ) -> Caller:
     """Who is calling. Only the session cookie of the request's siteaccess counts (auth.md §4): a cookie
     of another siteaccess is not this siteaccess's session. Basic credentials not verified in the last
-    minute are checked off the event loop."""
+    minute are checked off the event loop. With ``cached``, a caller known to this process is taken
+    without a statement, for the request to confirm (domain/caller.py)."""
     siteaccess = siteaccess_of(headers, settings)
     cookie_name = cookie_name_for(siteaccess)
     authorization = headers.get("authorization")
@@ -94,23 +99,31 @@ async def identify(
         scheme = scheme.lower()
         if scheme == "basic":
             login, password = _basic_credentials(credentials.strip())
-            user = auth.cached_basic(login, password, siteaccess)
-            if user is None:
-                user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess)
+            check = auth.cached_basic(login, password, siteaccess) if cached else None
+            if check is not None:
+                return Caller(check.user, None, cookie_name, check=check)
+            user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess)
             return Caller(user, None, cookie_name)
         if scheme == "bearer":
-            return Caller(auth.user_from_token(credentials.strip()), None, cookie_name)
+            found = auth.user_from_token(credentials.strip(), cached=cached)
+            if isinstance(found, CallerCheck):
+                return Caller(found.user, None, cookie_name, check=found)
+            return Caller(found, None, cookie_name)
     session_id = cookies.get(cookie_name)
     if session_id:
-        session = auth.session(session_id)
-        if session is not None:
-            user = auth.load_user(session.user_id)
-            if user is not None and user.enabled:  # a disabled user's session is dead
-                unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
-                if unsafe and not csrf_token_matches(headers.get("x-csrf-token"), session):
-                    raise Unauthorized(f"Missing or invalid CSRF token for {method}")
-                return Caller(user, session, cookie_name)
-        return Caller(auth.anonymous(), None, cookie_name, stale_cookie=True)
+        unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
+        token = headers.get("x-csrf-token")
+        known = auth.cached_session(session_id) if cached else None
+        # a refusal is decided on the rows read, never on a cached session
+        if known is not None and (not unsafe or csrf_token_matches(token, known[0])):
+            return Caller(known[1].user, known[0], cookie_name, check=known[1])
+        alive = auth.session_user(session_id)
+        if alive is None:
+            return Caller(auth.anonymous(), None, cookie_name, stale_cookie=True)
+        session, user = alive
+        if unsafe and not csrf_token_matches(token, session):
+            raise Unauthorized(f"Missing or invalid CSRF token for {method}")
+        return Caller(user, session, cookie_name)
     return Caller(auth.anonymous(), None, cookie_name)
 
 

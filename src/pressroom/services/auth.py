@@ -3,8 +3,10 @@
 Sessions live in the database so that every server process (and every machine on one PostgreSQL)
 sees the same ones. Verified Basic credentials are remembered for a short time in-process, keyed by an
 HMAC of login and password, so that a client sending Basic on every request does not pay for argon2 each
-time; a remembered check still reads the account, so disabling a user or changing a password takes effect
-at once in every process.
+time; so are the sessions and the JWT users seen. A remembered caller is confirmed by the request's own
+statements (domain/caller.py: the account row, token epoch and session come back with them), so
+disabling a user, changing a password, logging out or deleting a user takes effect at once in every
+process.
 
 Every password check goes through the login throttle (services/throttle.py), and an unknown login costs the
 same argon2 verification as a known one. The anonymous account never logs in. A JWT carries its user's token
@@ -18,10 +20,13 @@ import hmac
 import secrets
 import threading
 import time
+from collections.abc import Hashable
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import jwt
 
+from pressroom.domain.caller import CallerCheck
 from pressroom.domain.errors import BadRequest, NotFound, Unauthorized
 from pressroom.domain.passwords import hash_password, needs_rehash, verify_nothing, verify_password
 from pressroom.domain.permission import Target
@@ -52,7 +57,9 @@ class AuthService:
         self.anonymous_user_id = anonymous_user_id
         self.session_ttl = session_ttl
         self.jwt_ttl = jwt_ttl
-        self._basic_cache: dict[bytes, tuple[float, str]] = {}  # -> (expiry, the hash checked)
+        self._basic_cache: dict[Hashable, tuple[float, str, User]] = {}  # -> (expiry, hash checked, user)
+        self._sessions: dict[Hashable, tuple[Session, User]] = {}
+        self._token_users: dict[Hashable, User] = {}
         self._lock = threading.Lock()
         self._anonymous: User | None = None
         self.throttle = LoginThrottle(store)
@@ -110,21 +117,32 @@ class AuthService:
                 tx.users.set_password_hash(user.id, password_hash)
         return user, password_hash
 
-    def cached_basic(self, login: str, password: str, siteaccess: str) -> User | None:
-        """The user of Basic credentials verified on this siteaccess in the last minute, without argon2;
-        None otherwise.
-
-        The account is read again (one indexed query): a user disabled or deleted since, or whose password
-        changed, is not remembered.
-        """
-        cached = self._basic_cache.get(self._basic_key(login, password, siteaccess))
+    def cached_basic(self, login: str, password: str, siteaccess: str) -> CallerCheck | None:
+        """The user of Basic credentials verified on this siteaccess in the last minute, without argon2
+        and without a statement, to be confirmed by the request (a user disabled or deleted since, or
+        whose password changed, is not taken); None otherwise."""
+        key = self._basic_key(login, password, siteaccess)
+        cached = self._basic_cache.get(key)
         if cached is None or cached[0] <= time.monotonic():
             return None
+        return CallerCheck(cached[2], password_hash=cached[1], key=key)
+
+    def forget(self, check: CallerCheck) -> None:
+        """Drop the cache entry a check found stale."""
+        with self._lock:
+            for cache in (self._basic_cache, self._sessions, self._token_users):
+                cache.pop(check.key, None)
+
+    def _keep(self, cache: dict[Hashable, Any], key: Hashable, value: Any) -> None:
+        with self._lock:
+            if len(cache) >= BASIC_CACHE_SIZE:
+                cache.clear()
+            cache[key] = value
+
+    def confirm_caller(self) -> None:
+        """Confirm the request's cached caller with a statement of its own (raises StaleCaller)."""
         with self.store.read() as tx:
-            found = tx.users.by_login(login)
-        if found is None or not found[0].enabled or not hmac.compare_digest(found[1], cached[1]):
-            return None
-        return found[0]
+            tx.confirm_caller()
 
     def _basic_key(self, login: str, password: str, siteaccess: str) -> bytes:
         message = f"{login}\x00{password}\x00{siteaccess}".encode("utf-8", "surrogateescape")
@@ -132,16 +150,10 @@ class AuthService:
 
     def basic(self, login: str, password: str, address: str | None = None, *, siteaccess: str) -> User:
         """Basic credentials: from the cache, else checked like a login (throttled, argon2)."""
-        cached = self.cached_basic(login, password, siteaccess)
-        if cached is not None:
-            return cached
-        user, password_hash = self._checked(login, password, address, siteaccess)
         key = self._basic_key(login, password, siteaccess)
-        now = time.monotonic()
-        with self._lock:
-            if len(self._basic_cache) >= BASIC_CACHE_SIZE:
-                self._basic_cache.clear()
-            self._basic_cache[key] = (now + BASIC_CACHE_SECONDS, password_hash)
+        self._basic_cache.pop(key, None)  # a stale entry must not outlive a failed check
+        user, password_hash = self._checked(login, password, address, siteaccess)
+        self._keep(self._basic_cache, key, (time.monotonic() + BASIC_CACHE_SECONDS, password_hash, user))
         return user
 
     # -- sessions ----------------------------------------------------------------------------------
@@ -164,6 +176,26 @@ class AuthService:
     def session(self, session_id: str) -> Session | None:
         with self.store.read() as tx:
             return tx.sessions.get(session_id, int(time.time()))
+
+    def cached_session(self, session_id: str) -> tuple[Session, CallerCheck] | None:
+        """A session seen alive before and its user, to be confirmed by the request; None otherwise."""
+        key = ("session", session_id)
+        cached = self._sessions.get(key)
+        now = int(time.time())
+        if cached is None or cached[0].expires_at.timestamp() <= now:
+            return None
+        return cached[0], CallerCheck(cached[1], session_id=session_id, now=now, key=key)
+
+    def session_user(self, session_id: str) -> tuple[Session, User] | None:
+        """The live session and its enabled user, read (and remembered for ``cached_session``)."""
+        session = self.session(session_id)
+        if session is None:
+            return None
+        user = self.load_user(session.user_id)
+        if user is None or not user.enabled:  # a disabled user's session is dead
+            return None
+        self._keep(self._sessions, ("session", session_id), (session, user))
+        return session, user
 
     def end_session(self, session_id: str) -> None:
         """Log out: the session ends, and so does every JWT issued to its user until now."""
@@ -188,7 +220,9 @@ class AuthService:
         }
         return jwt.encode(payload, self.secret_key, algorithm="HS256")
 
-    def user_from_token(self, token: str) -> User:
+    def user_from_token(self, token: str, *, cached: bool = False) -> User | CallerCheck:
+        """The user a JWT names, read; with ``cached``, a user seen before, to be confirmed by the
+        request."""
         try:
             payload = jwt.decode(token, self.secret_key, algorithms=["HS256"], options={"require": ["exp"]})
         except jwt.ExpiredSignatureError:
@@ -199,9 +233,14 @@ class AuthService:
         if not isinstance(login, str):
             raise BadRequest("The JWT carries no username")
         epoch = payload.get("epoch", 0)
+        key = ("jwt", login)
+        known = self._token_users.get(key)
+        if cached and known is not None and isinstance(epoch, int):
+            return CallerCheck(known, token_epoch=epoch, key=key)
         with self.store.read() as tx:
             found = tx.users.by_login(login)
             current = tx.users.token_epoch(found[0].id) if found is not None else None
         if found is None or not found[0].enabled or epoch != current:
             raise Unauthorized("Invalid JWT")
+        self._keep(self._token_users, key, found[0])
         return found[0]

@@ -1,9 +1,11 @@
 """The permission resolver: the single place services ask "may this user do that?".
 
 A user's grants are the policies of every role assigned to the user or to a group above one of its
-locations, each narrowed by its assignment's limitation. They are loaded with one statement per request
-(kept for the request by :meth:`Permissions.scope`). Role definitions are kept per process and reloaded
-when the role revision counter, read by that same statement, says another write changed them.
+locations, each narrowed by its assignment's limitation. They are loaded with one statement (kept for the
+request by :meth:`Permissions.scope`), and kept per process under the user's access stamp: the role
+revision and the paths of the user's locations, which that statement returns. A request whose content
+read returned the caller's stamp (domain/caller.py) finds the caller's grants without a statement. Role
+definitions are kept per process and reloaded when the role revision says another write changed them.
 
 ``can``/``require`` answer for one target (``domain.permission.Target``); ``read_criterion`` answers
 "what may this user read" as a criterion that lists and searches compile into their SQL.
@@ -17,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from pressroom.domain.caller import AccessStamp
+from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import ContentInfo
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.location import Location
@@ -26,6 +30,7 @@ from pressroom.domain.role import Grant, Role
 from pressroom.domain.user import User
 from pressroom.storage.spi import Store, Tx
 
+MAX_KEPT = 10_000
 _REQUEST: ContextVar[dict[int, _Access] | None] = ContextVar("pressroom_permissions", default=None)
 
 
@@ -101,6 +106,7 @@ class Permissions:
         self._revision = -1
         self._roles: dict[int, Role] = {}
         self._by_transaction: weakref.WeakKeyDictionary[Tx, dict[int, _Access]] = weakref.WeakKeyDictionary()
+        self._kept: dict[int, tuple[AccessStamp, _Access]] = {}  # user id -> grants under that stamp
 
     @contextmanager
     def scope(self) -> Iterator[None]:
@@ -122,15 +128,20 @@ class Permissions:
         return roles
 
     def _load(self, user: User, tx: Tx) -> _Access:
-        revision, assignments = tx.roles.assignments_reaching(user.id)
-        roles = self._role_definitions(tx, revision)
+        stamp, assignments = tx.roles.assignments_reaching(user.id)
+        roles = self._role_definitions(tx, stamp[0])
         grants = tuple(
             Grant(policy, assignment.limitation)
             for assignment in assignments
             if assignment.role_id in roles
             for policy in roles[assignment.role_id].policies
         )
-        return _Access(user.id, grants)
+        access = _Access(user.id, grants)
+        with self._lock:
+            if len(self._kept) >= MAX_KEPT:
+                self._kept.clear()  # rare and cheap to refill
+            self._kept[user.id] = (stamp, access)
+        return access
 
     def _access(self, user: User, tx: Tx | None) -> _Access:
         cache = _REQUEST.get()
@@ -139,6 +150,13 @@ class Permissions:
                 cache = self._by_transaction.setdefault(tx, {})
         if cache is not None and user.id in cache:
             return cache[user.id]
+        caller = current_caller()
+        if caller is not None and caller.user_id == user.id and caller.access_stamp is not None:
+            kept = self._kept.get(user.id)
+            if kept is not None and kept[0] == caller.access_stamp:
+                if cache is not None:
+                    cache[user.id] = kept[1]
+                return kept[1]
         if tx is None:
             with self.store.read() as own:
                 access = self._load(user, own)

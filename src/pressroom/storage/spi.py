@@ -10,6 +10,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
 
+from pressroom.domain.caller import AccessStamp
 from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
@@ -373,8 +374,9 @@ class RoleGateway(Protocol):
         """Tell every process its cached roles are stale (in each write that changes roles)."""
         ...
 
-    def assignments_reaching(self, user_id: int) -> tuple[int, list[RoleAssignment]]:
-        """The revision, and the assignments of the user and of every group above its locations."""
+    def assignments_reaching(self, user_id: int) -> tuple[AccessStamp, list[RoleAssignment]]:
+        """The access stamp (role revision, the user's location paths), and the assignments of the user
+        and of every group above its locations; confirms the request's caller (domain/caller.py)."""
         ...
 
     def list_roles(
@@ -480,6 +482,9 @@ class Tx(Protocol):
     def roles(self) -> RoleGateway: ...
     @property
     def search(self) -> SearchGateway: ...
+    def confirm_caller(self) -> None:
+        """Confirm the request's cached caller if no statement did yet (raises StaleCaller)."""
+        ...
 
 
 class Store(Protocol):

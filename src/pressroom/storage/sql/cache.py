@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
+from pressroom.domain.caller import current as current_caller
+from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.sequences import bump_epoch, read_epoch
 
 T = TypeVar("T")
@@ -61,7 +63,11 @@ class TxCache:
         if self._bypass:
             return load()
         if self.epoch is None:
-            self.epoch = read_epoch(self._connection)
+            caller = current_caller()
+            if caller is not None and caller.pending() is not None:  # one statement does both
+                self.epoch = confirm_caller(self._connection, caller)
+            else:
+                self.epoch = read_epoch(self._connection)
         value = self._cache.get(self.epoch, key)
         if value is _MISSING:
             value = load()

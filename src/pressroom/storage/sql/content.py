@@ -30,6 +30,7 @@ from sqlalchemy import (
     update,
 )
 
+from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
     PUBLISHED,
@@ -44,6 +45,9 @@ from pressroom.domain.content import (
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.query import Criterion
 from pressroom.storage.sql.cache import EpochCache, TxCache
+from pressroom.storage.sql.caller import ACCESS_COLUMNS, CALLER_COLUMNS, access_stamp, with_caller
+from pressroom.storage.sql.caller import params as caller_params
+from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.schema import (
@@ -125,23 +129,25 @@ def _of_version(content_id: int, version_no: int) -> ColumnElement[bool]:
     return and_(content_fields.c.content_id == content_id, content_fields.c.version_no == version_no)
 
 
-def _info_query() -> Select[Any]:
-    current = and_(
+_INFO_COLUMNS = (
+    *content.c,
+    EPOCH_COLUMN,  # for the caches of this transaction (storage/sql/cache.py)
+    content_versions.c.names.label("version_names"),
+    locations.c.path_string.label("main_path"),
+    # the current version, so that loading an item with its version takes one round trip
+    *(content_versions.c[name[2:]].label(name) for name in _CURRENT_VERSION_COLUMNS),
+)
+_INFO_FROM = content.outerjoin(
+    content_versions,
+    and_(
         content_versions.c.content_id == content.c.id,
         content_versions.c.version_no == content.c.current_version_no,
-    )
-    return select(
-        content,
-        EPOCH_COLUMN,  # for the caches of this transaction (storage/sql/cache.py)
-        content_versions.c.names.label("version_names"),
-        locations.c.path_string.label("main_path"),
-        # the current version, so that loading an item with its version takes one round trip
-        *(content_versions.c[name[2:]].label(name) for name in _CURRENT_VERSION_COLUMNS),
-    ).select_from(
-        content.outerjoin(content_versions, current).outerjoin(
-            locations, locations.c.id == content.c.main_location_id
-        )
-    )
+    ),
+).outerjoin(locations, locations.c.id == content.c.main_location_id)
+
+
+def _info_query() -> Select[Any]:
+    return select(*_INFO_COLUMNS).select_from(_INFO_FROM)
 
 
 # Hot reads (every content GET) keep their statements built once; building a select per call cost more
@@ -150,6 +156,13 @@ _INFO_BY_ID = _info_query().where(content.c.id == bindparam("content_id"))
 # FOR UPDATE OF content: the other tables sit on the nullable side of outer joins, which PostgreSQL
 # cannot lock, and need no lock. SQLite ignores the clause (its writers queue on BEGIN IMMEDIATE).
 _LOCK_BY_ID = _INFO_BY_ID.with_for_update(of=content)
+# A request's content GET: the item, and the caller's account and access stamp (storage/sql/caller.py).
+_INFO_FOR_CALLER = (
+    select(*_INFO_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS)
+    .select_from(with_caller(_INFO_FROM))
+    .where(content.c.id == bindparam("content_id"))
+)
+_STAMP_WIDTH = len(_INFO_COLUMNS)
 _INFO_BY_IDS = _info_query().where(content.c.id.in_(bindparam("ids", expanding=True)))
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
@@ -203,11 +216,20 @@ class SqlContentGateway:
         """The item and its current version, in one query, with a stamp that changes whenever the
         item, its current version, its main location's path or the cached tables change (any write to
         the item, its versions, fields and relations bumps its revision)."""
-        row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
+        caller = current_caller()
+        if caller is None:
+            row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
+        else:
+            row = self.c.execute(
+                _INFO_FOR_CALLER, {"content_id": content_id, **caller_params(caller)}
+            ).first()
         if row is None:
             return None
+        if caller is not None:
+            take_caller(caller, row)
+            caller.access_stamp = access_stamp(row)
         self.cache.saw_epoch(row.cache_epoch)
-        return _info(row), _current_version(row), tuple(row)
+        return _info(row), _current_version(row), tuple(row)[:_STAMP_WIDTH]
 
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it)."""

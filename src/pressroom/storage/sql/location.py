@@ -42,6 +42,7 @@ from pressroom.storage.sql.schema import (
     locations,
     pending_locations,
 )
+from pressroom.storage.sql.sequences import ROLES_REVISION, next_value
 
 DEFINED = 0  # the published state of a content type
 
@@ -318,7 +319,10 @@ class SqlLocationGateway:
         self.c.execute(update(locations).where(locations.c.id == location.id).values(parent_id=parent.id))
 
     def swap(self, first: Location, second: Location) -> None:
-        """Exchange the content of two locations (each keeps its place, sort and visibility flags)."""
+        """Exchange the content of two locations (each keeps its place, sort and visibility flags).
+        What sits above the users below them changes with their paths unchanged: the role revision moves
+        on, so that every process reloads the grants it keeps (storage/sql/caller.py)."""
+        next_value(self.c, ROLES_REVISION)
         for location, other in ((first, second), (second, first)):
             self.c.execute(
                 update(locations).where(locations.c.id == location.id).values(content_id=other.content_id)

@@ -9,7 +9,12 @@ from typing import Any
 import orjson
 from sqlalchemy import Connection, and_, bindparam, delete, exists, insert, or_, select, update
 
+from pressroom.domain.caller import AccessStamp
+from pressroom.domain.caller import current as current_caller
 from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role, RoleAssignment
+from pressroom.storage.sql.caller import CALLER_COLUMNS, access_columns, access_stamp, with_caller
+from pressroom.storage.sql.caller import params as caller_params
+from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.schema import (
     content,
     content_types,
@@ -19,44 +24,50 @@ from pressroom.storage.sql.schema import (
     roles,
     sequences,
 )
+from pressroom.storage.sql.sequences import ROLES_REVISION as REVISION
 from pressroom.storage.sql.sequences import next_value
 
-REVISION = "roles_revision"
 _STATUS = {DEFINED: 0, DRAFT: 1}
 _STATUS_NAME = {code: name for name, code in _STATUS.items()}
 
 _group = locations.alias("assignee_location")
 _mine = locations.alias("user_location")
-# The revision, and every assignment reaching the user: made to the user, or to a group above one of
-# its locations. One statement per request; it starts from the (few) assignments, using the indexes on
-# locations.content_id, and the LEFT JOIN keeps the revision row when there is no assignment at all.
+# The revision, the paths of the user's locations (together the stamp its grants are kept under), and
+# every assignment reaching the user: made to the user, or to a group above one of its locations; with
+# the columns that confirm the request's caller (storage/sql/caller.py). One statement per request at
+# most; it starts from the (few) assignments, using the indexes on locations.content_id, and the LEFT
+# JOIN keeps the revision row when there is no assignment at all.
 _USER_ASSIGNMENTS = (
     select(
-        sequences.c.value,
+        *access_columns(bindparam("user")),
         role_assignments.c.id,
         role_assignments.c.role_id,
         role_assignments.c.assignee_id,
         role_assignments.c.limitation_identifier,
         role_assignments.c.limitation_values,
+        *CALLER_COLUMNS,
     )
     .select_from(
-        sequences.outerjoin(
-            role_assignments,
-            or_(
-                role_assignments.c.assignee_id == bindparam("user"),
-                exists(
-                    select(_group.c.id)
-                    .join(_mine, _mine.c.path_string.startswith(_group.c.path_string))
-                    .where(_group.c.content_id == role_assignments.c.assignee_id)
-                    .where(_mine.c.content_id == bindparam("user"))
+        with_caller(
+            sequences.outerjoin(
+                role_assignments,
+                or_(
+                    role_assignments.c.assignee_id == bindparam("user"),
+                    exists(
+                        select(_group.c.id)
+                        .join(_mine, _mine.c.path_string.startswith(_group.c.path_string))
+                        .where(_group.c.content_id == role_assignments.c.assignee_id)
+                        .where(_mine.c.content_id == bindparam("user"))
+                    ),
                 ),
-            ),
+            )
         )
     )
     .where(sequences.c.name == REVISION)
     .order_by(role_assignments.c.id)
 )
 _REVISION = select(sequences.c.value).where(sequences.c.name == REVISION)
+_NO_CALLER = {"caller_id": None, "caller_session": None}
 
 
 def dump_limitations(limitations: Iterable[Limitation]) -> str:
@@ -96,11 +107,17 @@ class SqlRoleGateway:
         """Called in every transaction that changes a role, a policy or an assignment."""
         next_value(self.c, REVISION)
 
-    def assignments_reaching(self, user_id: int) -> tuple[int, list[RoleAssignment]]:
-        """The revision, and the assignments of ``user_id`` and of every group above its locations."""
-        rows = self.c.execute(_USER_ASSIGNMENTS, {"user": user_id}).all()
-        revision = int(rows[0].value) if rows else 0
-        return revision, [_assignment(row) for row in rows if row.id is not None]
+    def assignments_reaching(self, user_id: int) -> tuple[AccessStamp, list[RoleAssignment]]:
+        """The access stamp (the revision and the paths of ``user_id``'s locations), and the assignments
+        of ``user_id`` and of every group above its locations. Confirms the request's caller."""
+        caller = current_caller()
+        bound = {"user": user_id, **(caller_params(caller) if caller else _NO_CALLER)}
+        rows = self.c.execute(_USER_ASSIGNMENTS, bound).all()
+        if not rows:
+            return (0, ""), []
+        if caller is not None:
+            take_caller(caller, rows[0])
+        return access_stamp(rows[0]), [_assignment(row) for row in rows if row.id is not None]
 
     # -- roles ----------------------------------------------------------------------------------------
     def _with_policies(self, rows: Sequence[Any]) -> list[Role]:

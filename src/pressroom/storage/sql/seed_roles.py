@@ -5,8 +5,9 @@ from __future__ import annotations
 from sqlalchemy import Connection, insert
 
 from pressroom.domain.role import Limitation
-from pressroom.storage.sql.role import REVISION, dump_limitations, dump_values
+from pressroom.storage.sql.role import dump_limitations, dump_values
 from pressroom.storage.sql.schema import policies, role_assignments, roles
+from pressroom.storage.sql.sequences import ROLES_REVISION as REVISION
 from pressroom.storage.sql.sequences import ensure_at_least
 
 ROLES = [(1, "Anonymous"), (2, "Administrator"), (3, "Editor"), (4, "Member")]

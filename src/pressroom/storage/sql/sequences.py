@@ -40,6 +40,9 @@ def ensure_at_least(connection: Connection, name: str, value: int) -> None:
 # while the epoch it was loaded under is the current one. Readers get it inside a query they run anyway
 # (``EPOCH_COLUMN``) or with one point lookup, so a change made through one process is seen by all.
 EPOCH = "cache_epoch"
+# Bumped by every change to roles, policies and assignments, and by location swaps (what a caller's
+# grants depend on besides the paths of its locations: storage/sql/caller.py).
+ROLES_REVISION = "roles_revision"
 EPOCH_COLUMN = (
     select(func.coalesce(func.max(sequences.c.value), 0))
     .where(sequences.c.name == EPOCH)

@@ -10,9 +10,11 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from pressroom.domain.caller import current as current_caller
 from pressroom.domain.errors import BadRequest, Forbidden, Unavailable
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.cache import EpochCache, TxCache
+from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import is_unique_violation, transaction
@@ -116,6 +118,11 @@ class SqlTx:
     def login_failures(self) -> SqlLoginFailureGateway:
         return SqlLoginFailureGateway(self.connection)
 
+    def confirm_caller(self) -> None:
+        caller = current_caller()
+        if caller is not None and caller.pending() is not None:
+            self.cache.saw_epoch(confirm_caller(self.connection, caller))
+
 
 OUT_OF_RANGE = "A number in the request is outside the range the repository stores"
 TOO_LONG = "A text in the request is longer than the repository stores"
@@ -169,7 +176,9 @@ class SqlStore:
         with _driver_errors():
             try:
                 with transaction(self.engine, write=True) as connection:
-                    yield SqlTx(connection, self.anonymous_user_id, self.cache)
+                    tx = SqlTx(connection, self.anonymous_user_id, self.cache)
+                    yield tx
+                    tx.confirm_caller()  # nothing commits for a caller the cache got wrong
             except IntegrityError as error:
                 if not is_unique_violation(error):
                     raise
