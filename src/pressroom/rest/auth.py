@@ -102,7 +102,9 @@ async def identify(
             check = auth.cached_basic(login, password, siteaccess) if cached else None
             if check is not None:
                 return Caller(check.user, None, cookie_name, check=check)
-            user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess)
+            user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess, cached=cached)
+            if isinstance(user, CallerCheck):
+                return Caller(user.user, None, cookie_name, check=user)
             return Caller(user, None, cookie_name)
         if scheme == "bearer":
             found = auth.user_from_token(credentials.strip(), cached=cached)

@@ -9,6 +9,7 @@ turn without holding a thread.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import os
 from collections.abc import Callable
@@ -24,4 +25,6 @@ _POOL = ThreadPoolExecutor(max_workers=PASSWORD_THREADS, thread_name_prefix="pre
 async def off_loop(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``function`` on the password pool and wait for it without blocking the loop."""
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(_POOL, functools.partial(function, *args, **kwargs))
+    # in the request's context: the request's caller (domain/caller.py) is confirmed there too
+    context = contextvars.copy_context()
+    return await loop.run_in_executor(_POOL, functools.partial(context.run, function, *args, **kwargs))

@@ -148,8 +148,14 @@ class AuthService:
         message = f"{login}\x00{password}\x00{siteaccess}".encode("utf-8", "surrogateescape")
         return hmac.new(self.secret_key.encode(), message, hashlib.sha256).digest()
 
-    def basic(self, login: str, password: str, address: str | None = None, *, siteaccess: str) -> User:
-        """Basic credentials: from the cache, else checked like a login (throttled, argon2)."""
+    def basic(
+        self, login: str, password: str, address: str | None = None, *, siteaccess: str, cached: bool = True
+    ) -> User | CallerCheck:
+        """Basic credentials checked like a login (throttled, argon2); with ``cached``, from the cache
+        when another request verified them while this one waited (for the request to confirm)."""
+        check = self.cached_basic(login, password, siteaccess) if cached else None
+        if check is not None:
+            return check
         key = self._basic_key(login, password, siteaccess)
         self._basic_cache.pop(key, None)  # a stale entry must not outlive a failed check
         user, password_hash = self._checked(login, password, address, siteaccess)
