@@ -65,3 +65,16 @@ def test_written_at_tells_the_age_of_a_file(files: FileStore) -> None:
     assert files.written_at(stored.id.rsplit("/", 1)[0] + "/other.txt") is None
     files.delete(stored.id)
     assert files.written_at(stored.id) is None
+
+
+def test_size_and_ranged_reads(files: FileStore) -> None:
+    stored = files.put(bytes(range(256)) * 4, "clip.webm", "video/webm")
+    assert files.size(stored.id) == 1024
+    assert files.get_range(stored.id, 0, 0) == b"\x00"
+    assert files.get_range(stored.id, 250, 260) == bytes(range(250, 256)) + bytes(range(5))
+    assert files.get_range(stored.id, 1000, 1023) == bytes(range(232, 256))
+    missing = stored.id.rsplit("/", 1)[0] + "/other.webm"
+    with pytest.raises(NotFound):
+        files.size(missing)
+    with pytest.raises(NotFound):
+        files.get_range(missing, 0, 1)

@@ -83,6 +83,14 @@ class PayloadTooLarge(PressroomError):
     """The request body exceeds the configured limit."""
 
 
+class RangeNotSatisfiable(PressroomError):
+    """A byte range that starts past the end of a file of ``size`` bytes (sent as ``Content-Range``)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__(f"The requested range is not satisfiable: the file has {size} bytes")
+        self.size = size
+
+
 class RequestTimeout(PressroomError):
     """The client stopped sending the request body before it was complete."""
 

@@ -24,6 +24,7 @@ from pressroom.domain.errors import (
     MethodNotAllowed,
     NotFound,
     PayloadTooLarge,
+    RangeNotSatisfiable,
     RequestTimeout,
     RetryLater,
     Unavailable,
@@ -227,7 +228,7 @@ class RestApp:
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
         if isinstance(result, RawBody):
-            reply = Reply(200, result.content)
+            reply = Reply(result.status, result.content)
             reply.header("content-type", result.media_type)
             for name, value in result.headers.items():
                 reply.header(name, value)
@@ -317,6 +318,8 @@ class RestApp:
             reply.header("allow", ",".join(error.allowed))
         if isinstance(error, RetryLater):
             reply.header("retry-after", str(error.retry_after))
+        if isinstance(error, RangeNotSatisfiable):
+            reply.header("content-range", f"bytes */{error.size}")
         return reply
 
 

@@ -22,6 +22,7 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.RequestTimeout, 408),
     (e.PayloadTooLarge, 413),
     (e.UnsupportedMediaType, 415),
+    (e.RangeNotSatisfiable, 416),
     (e.TooManyRequests, 429),
     (e.Unavailable, 503),
 ]
@@ -38,6 +39,7 @@ REASONS = {
     412: "Precondition Failed",
     413: "Payload Too Large",
     415: "Unsupported Media Type",
+    416: "Range Not Satisfiable",
     429: "Too Many Requests",
     500: "Internal Server Error",
     501: "Not Implemented",

@@ -51,8 +51,9 @@ class WithHeaders:
 
 @dataclass(frozen=True, slots=True)
 class RawBody:
-    """200 with bytes as they are (a stored file), under their own media type."""
+    """Bytes as they are (a stored file, or a part of one: 206), under their own media type."""
 
     content: bytes
     media_type: str
     headers: dict[str, str] = field(default_factory=dict)
+    status: int = 200

@@ -87,6 +87,20 @@ class LocalFileStore:
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             raise NotFound.of("file", file_id) from None
 
+    def size(self, file_id: str) -> int:
+        try:
+            return self._path(file_id).stat().st_size
+        except (FileNotFoundError, NotADirectoryError):
+            raise NotFound.of("file", file_id) from None
+
+    def get_range(self, file_id: str, first: int, last: int) -> bytes:
+        try:
+            with self._path(file_id).open("rb") as handle:
+                handle.seek(first)
+                return handle.read(last - first + 1)
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            raise NotFound.of("file", file_id) from None
+
     def delete(self, file_id: str) -> None:
         """Remove the file and its now empty directories; a missing file is not an error."""
         path = self._path(file_id)

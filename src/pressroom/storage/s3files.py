@@ -52,8 +52,15 @@ class S3FileStore:
         self.client.put_object(Bucket=self.bucket, Key=self._key(file_id), Body=data)
 
     def get(self, file_id: str) -> bytes:
+        return self._read(file_id)
+
+    def get_range(self, file_id: str, first: int, last: int) -> bytes:
+        """One ranged GET: S3 sends only the bytes asked for."""
+        return self._read(file_id, Range=f"bytes={first}-{last}")
+
+    def _read(self, file_id: str, **options: str) -> bytes:
         try:
-            response = self.client.get_object(Bucket=self.bucket, Key=self._key(file_id))
+            response = self.client.get_object(Bucket=self.bucket, Key=self._key(file_id), **options)
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in _MISSING:
                 raise NotFound.of("file", file_id) from None
@@ -61,16 +68,30 @@ class S3FileStore:
         data: bytes = response["Body"].read()
         return data
 
+    def size(self, file_id: str) -> int:
+        head = self._head(file_id)
+        if head is None:
+            raise NotFound.of("file", file_id)
+        size: int = head["ContentLength"]
+        return size
+
     def written_at(self, file_id: str) -> float | None:
         """When the object was last written (epoch seconds), or None when it does not exist."""
+        head = self._head(file_id)
+        if head is None:
+            return None
+        written: float = head["LastModified"].timestamp()
+        return written
+
+    def _head(self, file_id: str) -> dict[str, Any] | None:
+        """The object's metadata, or None when it does not exist."""
         try:
-            response = self.client.head_object(Bucket=self.bucket, Key=self._key(file_id))
+            head: dict[str, Any] = self.client.head_object(Bucket=self.bucket, Key=self._key(file_id))
         except ClientError as error:
             if error.response.get("Error", {}).get("Code") in _MISSING:
                 return None
             raise
-        written: float = response["LastModified"].timestamp()
-        return written
+        return head
 
     def delete(self, file_id: str) -> None:
         """A missing object is not an error (S3 answers a DELETE of one with success)."""

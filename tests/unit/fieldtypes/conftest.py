@@ -44,6 +44,12 @@ class MemoryFileStore:
             raise NotFound.of("file", file_id)
         return self.files[file_id]
 
+    def size(self, file_id: str) -> int:
+        return len(self.get(file_id))
+
+    def get_range(self, file_id: str, first: int, last: int) -> bytes:
+        return self.get(file_id)[first : last + 1]
+
     def delete(self, file_id: str) -> None:
         self.files.pop(file_id, None)
 

@@ -6,6 +6,11 @@ it keeps the file of a previous version). :meth:`BinaryFieldType.from_wire` only
 private keys ``_pendingData`` (the base64 text) and ``_pendingRef``; :meth:`BinaryFieldType.store_files`
 writes the upload, or checks the reference, and sets ``id``, ``fileSize`` and ``mimeType``. Callers must run
 ``store_files`` before persisting a value. Sizes are in bytes; ``maxFileSize`` is in megabytes.
+
+Refused with InvalidArgument (a 400 naming the field): a ``fileName`` that is not a bare name (a path
+separator, ``.``/``..``, a control character such as NUL, CR or LF, or more than 255 characters), a
+``fileSize`` that differs from the size of the data (or of the referenced file), and a ``mimeType`` that is
+not a ``type/subtype`` media type (parameters are dropped).
 """
 
 from __future__ import annotations
@@ -19,7 +24,14 @@ from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError, InvalidArgument, NotFound
 from pressroom.domain.fieldtypes.base import FieldType, FileStore, StoredFile
-from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
+from pressroom.domain.fieldtypes.coerce import (
+    as_dict,
+    as_int,
+    dict_or_none,
+    int_or_none,
+    optional_str,
+    str_or_empty,
+)
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import Param, integer
 
@@ -27,7 +39,10 @@ PENDING_DATA = "_pendingData"
 PENDING_REF = "_pendingRef"
 SIZE_VALIDATOR = "FileSizeValidator"
 MEGABYTE = 1024 * 1024
+MAX_FILE_NAME = 255
+_MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,126}/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}")
 _WHITESPACE = re.compile(r"\s+")
+_NOT_IN_NAMES = re.compile(r"[/\\\x00-\x1f\x7f]")
 
 
 def file_size_validator() -> dict[str, Param]:
@@ -43,6 +58,41 @@ def decode_base64(text: str, what: str) -> bytes:
         raise InvalidArgument(f"{what} is not valid Base64") from None
 
 
+def check_size(given: int | None, actual: int) -> None:
+    """A ``fileSize`` the client gave must be the size of the file; raises InvalidArgument."""
+    if given is not None and given != actual:
+        raise InvalidArgument(f"fieldValue 'fileSize' {given} is not the size of the file ({actual} bytes)")
+
+
+def media_type_of(text: str) -> str | None:
+    """The lower-case ``type/subtype`` of a media type (parameters dropped), None when malformed."""
+    essence = text.split(";", 1)[0].strip().lower()
+    return essence if _MEDIA_TYPE.fullmatch(essence) else None
+
+
+def _media_type(given: str) -> str | None:
+    """The ``type/subtype`` of a given ``mimeType``; raises InvalidArgument for a malformed one."""
+    if not given:
+        return None
+    essence = media_type_of(given)
+    if essence is None:
+        shown = given.encode("unicode_escape").decode("ascii")[:80]
+        raise InvalidArgument(f"fieldValue 'mimeType' '{shown}' is not a type/subtype media type")
+    return essence
+
+
+def _file_name(hash_: JsonDict) -> str:
+    """The ``fileName`` given (stripped), refused when it is not a bare file name."""
+    name = optional_str(hash_.get("fileName"), "fieldValue 'fileName'").strip()
+    if _NOT_IN_NAMES.search(name) or name in (".", "..") or len(name) > MAX_FILE_NAME:
+        shown = name.encode("unicode_escape").decode("ascii")[:80]
+        raise InvalidArgument(
+            f"fieldValue 'fileName' '{shown}' must be a bare file name of at most {MAX_FILE_NAME} "
+            "characters: no path separator, no control character"
+        )
+    return name
+
+
 class BinaryFieldType(FieldType):
     """Subclasses add their own keys with :meth:`extra_from_wire` and shape the output."""
 
@@ -53,23 +103,25 @@ class BinaryFieldType(FieldType):
         data_text = optional_str(hash_.get("data"), "fieldValue 'data'")
         reference = optional_str(hash_.get("inputUri") or hash_.get("id"), "fieldValue 'inputUri'")
         given_mime = optional_str(hash_.get("mimeType") or hash_.get("mime"), "fieldValue 'mimeType'")
+        given_size = hash_.get("fileSize")
+        size = None if given_size in (None, "") else as_int(given_size, "fieldValue 'fileSize'", 0)
         data: bytes | None = None
         if data_text:
-            file_name = optional_str(hash_.get("fileName"), "fieldValue 'fileName'").strip()
+            file_name = _file_name(hash_)
             if not file_name:
                 raise InvalidArgument("fieldValue 'fileName' is required with 'data'")
             data = decode_base64(data_text, "fieldValue 'data'")
+            check_size(size, len(data))
             value: JsonDict = {"fileName": file_name, "fileSize": len(data), PENDING_DATA: data_text}
         elif reference:
             file_id = reference.lstrip("/")
-            file_name = optional_str(hash_.get("fileName"), "fieldValue 'fileName'").strip()
-            file_name = file_name or posixpath.basename(file_id)
-            value = {"fileName": file_name, "fileSize": None, PENDING_REF: file_id}
+            file_name = _file_name(hash_) or posixpath.basename(file_id)
+            value = {"fileName": file_name, "fileSize": size, PENDING_REF: file_id}
         elif any(item not in (None, "", [], {}) for item in hash_.values()):
             raise InvalidArgument("fieldValue needs 'data' (with 'fileName') or 'inputUri'")
         else:
             return None
-        value["mimeType"] = given_mime or mimetypes.guess_type(str(value["fileName"]))[0]
+        value["mimeType"] = _media_type(given_mime) or mimetypes.guess_type(str(value["fileName"]))[0]
         value.update(self.extra_from_wire(hash_))
         if data is not None:
             value.update(self.inspect(data))
@@ -104,6 +156,7 @@ class BinaryFieldType(FieldType):
                 data = files.get(reference)
             except NotFound:
                 raise InvalidArgument(f"fieldValue 'inputUri' '{reference}' is not a stored file") from None
+            check_size(int_or_none(result.get("fileSize")), len(data))
             stored = StoredFile(reference, file_name, len(data), mime_type)
         else:
             return result

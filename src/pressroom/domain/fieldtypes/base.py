@@ -80,6 +80,15 @@ class FileStore(Protocol):
         """Return the file content; raises :class:`pressroom.domain.errors.NotFound` when missing."""
         ...
 
+    def size(self, file_id: str) -> int:
+        """The size of the file in bytes; raises NotFound when missing."""
+        ...
+
+    def get_range(self, file_id: str, first: int, last: int) -> bytes:
+        """Bytes ``first`` to ``last`` (both included, ``0 <= first <= last < size``) of the file, read
+        without loading the rest (range requests of media); raises NotFound when missing."""
+        ...
+
     def delete(self, file_id: str) -> None: ...
 
     def file_ids(self) -> Iterator[str]:
