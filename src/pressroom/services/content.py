@@ -217,7 +217,7 @@ def create_draft(
         resolve_location(tx, replace(item, sort_field=None, sort_order=None), content_type)
         for item in struct.locations
     ]
-    plan = store_uploads(content_type, plan, files)
+    plan = store_uploads(content_type, plan, files, tx.content.uploaded_files)
     content_id = tx.content.create(
         NewContent(
             content_type_id=content_type.id,

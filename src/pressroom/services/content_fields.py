@@ -185,15 +185,25 @@ def _is_required_error(errors: FieldErrors) -> bool:
     return any(e.type == "empty" for e in errors.errors)
 
 
-def store_uploads(content_type: ContentType, plan: FieldPlan, files: FileStore) -> FieldPlan:
-    """Write pending uploads of the values the client sent and hash plain passwords."""
+def store_uploads(
+    content_type: ContentType, plan: FieldPlan, files: FileStore, uploaded: set[str]
+) -> FieldPlan:
+    """Write pending uploads of the values the client sent (adding their file ids to ``uploaded``, for
+    the caller to delete should its write fail) and hash plain passwords. Raises ContentValidationError
+    naming the field for a reference to a file that is not stored, or of another size than given."""
     by_id = {d.id: d for d in content_type.field_definitions}
     values = dict(plan.values)
     stored: dict[int, JsonValue] = {}
-    for key in plan.given:
+    for key in sorted(plan.given):
         definition = by_id[key[0]]
         field_type = get_field_type(definition.field_type)
-        value = _hash_password(field_type.store_files(values[key], files))
+        try:
+            value = _hash_password(field_type.store_files(values[key], files))
+        except InvalidArgument as error:
+            failed = _error(definition, definition.identifier, key[1], "InvalidValue", error.message)
+            raise ContentValidationError("Content fields did not validate", [failed]) from None
+        if field_type.has_upload(values[key]) and (file_id := field_type.stored_file_id(value)):
+            uploaded.add(file_id)
         values[key] = value
         if not definition.is_translatable:
             stored[definition.id] = value

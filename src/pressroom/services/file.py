@@ -9,7 +9,7 @@ Files are deleted by one mechanism: every write of the content and version servi
 :func:`write_releasing_files`. The gateway remembers the files of the field rows a write removes or
 replaces; once the transaction has committed, those that no version references any more are deleted from
 the file store, with the renditions made of them. Never before the commit: a write that fails keeps every
-file.
+file it found, and loses only those uploaded for it (``uploaded_files``), which nothing can reference.
 """
 
 from __future__ import annotations
@@ -41,16 +41,26 @@ log = logging.getLogger("pressroom.files")
 @contextmanager
 def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
     """A write transaction; after it commits, the files it left without any referencing version go,
-    with the image renditions made of them."""
-    with store.write() as tx:
-        yield tx
-        originals = sorted(tx.content.unreferenced(tx.content.released_files))
-        orphans = originals + tx.image_variations.forget(originals)
-    for file_id in orphans:
+    with the image renditions made of them. If it fails, the files uploaded for it go instead."""
+    uploaded: set[str] = set()
+    try:
+        with store.write() as tx:
+            uploaded = tx.content.uploaded_files
+            yield tx
+            originals = sorted(tx.content.unreferenced(tx.content.released_files))
+            orphans = originals + tx.image_variations.forget(originals)
+    except BaseException:
+        _delete(files, sorted(uploaded), "an upload of a failed write")
+        raise
+    _delete(files, orphans, "an unreferenced file")
+
+
+def _delete(files: FileStore, file_ids: list[str], what: str) -> None:
+    for file_id in file_ids:
         try:
             files.delete(file_id)
-        except Exception:  # the write has committed: a file left behind (disk, S3) is garbage, not a failure
-            log.warning("could not delete the unreferenced file %s", file_id, exc_info=True)
+        except Exception:  # a file left behind (disk, S3) is garbage for gc-files, not a failure
+            log.warning("could not delete %s, %s", what, file_id, exc_info=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,7 +184,7 @@ def edit_draft(
     plan = plan_fields(
         content_type, info.main_language_code, default_language, struct.fields, existing, installed
     )
-    plan = store_uploads(content_type, plan, files)
+    plan = store_uploads(content_type, plan, files, tx.content.uploaded_files)
     save_plan(tx, content_type, info.id, version.version_no, plan)
     tx.content.update_version(
         info.id,

@@ -217,6 +217,8 @@ class ContentGateway(Protocol):
 
     released_files: set[str]
     """Stored files referenced by the field rows this transaction removed or replaced."""
+    uploaded_files: set[str]
+    """Stored files uploaded for this transaction's writes (deleted again if it fails)."""
 
     def unreferenced(self, file_ids: Iterable[str]) -> set[str]:
         """Those of ``file_ids`` that no version references any more."""

@@ -164,6 +164,9 @@ class BinaryFieldType(FieldType):
         result.update({"id": stored.id, "fileSize": stored.size, "mimeType": result.get("mimeType")})
         return result
 
+    def has_upload(self, value: JsonValue) -> bool:
+        return PENDING_DATA in (dict_or_none(value) or {})
+
     def stored_file_id(self, value: JsonValue) -> str | None:
         return self.file_wire(dict_or_none(value) or {})[0]
 

@@ -212,6 +212,10 @@ class FieldType(ABC):
         """Write pending uploads to ``files`` and return the value that references them."""
         return value
 
+    def has_upload(self, value: JsonValue) -> bool:
+        """Whether :meth:`store_files` writes a new file for this value (rather than reference one)."""
+        return False
+
 
 class ListFieldType(FieldType):
     """A field type whose value is a list (selections, countries, keywords, authors, relation lists):

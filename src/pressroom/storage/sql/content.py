@@ -204,6 +204,8 @@ class SqlContentGateway:
         self.cache = cache or TxCache(EpochCache(), connection)
         self.released_files: set[str] = set()
         """Files referenced by field rows this transaction removed or replaced (see ``unreferenced``)."""
+        self.uploaded_files: set[str] = set()
+        """Files this transaction's writes uploaded: deleted again when it fails."""
 
     # -- content items -------------------------------------------------------------------------------
     def get(self, content_id: int) -> ContentInfo | None:
