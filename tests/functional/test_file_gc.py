@@ -1,6 +1,7 @@
-"""Orphan files: an upload whose transaction fails leaves a stored file nothing references; ``pressroom
-check`` lists it and ``pressroom gc-files`` removes it once it is older than the grace period, while
-every referenced file and every young file stays."""
+"""Orphan files: an upload whose transaction fails is deleted with it, but one whose process dies before
+the commit (or whose deletion fails) leaves a stored file nothing references; ``pressroom check`` lists
+it and ``pressroom gc-files`` removes it once it is older than the grace period, while every referenced
+file and every young file stays."""
 
 from __future__ import annotations
 
@@ -22,13 +23,15 @@ IMAGE_TYPE = 5  # the clean install's "image"
 
 
 def failed_upload(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A create whose transaction fails after its file was written (the database refusing the version)."""
+    """A create whose transaction fails after its file was written (the database refusing the version),
+    in a process that cannot delete the upload afterwards (as one killed at that moment would not)."""
 
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("injected: the transaction fails after the upload")
 
     with monkeypatch.context() as patch:
         patch.setattr(SqlContentGateway, "create_version", refuse)
+        patch.setattr(LocalFileStore, "delete", refuse)
         value = {"fileName": "lost.jpg", "data": base64.b64encode(jpeg(8, 8)).decode()}
         response = post_content(
             api,
@@ -48,6 +51,19 @@ def cli(settings: Settings, *args: str) -> int:
 def age(path: Path, seconds: float) -> None:
     stat = path.stat()
     os.utime(path, (stat.st_atime - seconds, stat.st_mtime - seconds))
+
+
+def test_a_failed_upload_is_deleted_with_its_transaction(
+    api: Api, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with monkeypatch.context() as patch:
+        patch.setattr(SqlContentGateway, "create_version", lambda *_a, **_k: 1 / 0)
+        value = {"fileName": "gone.jpg", "data": base64.b64encode(jpeg(8, 8)).decode()}
+        body = content_create(
+            [field("name", "Gone"), field("image", value)], type_id=IMAGE_TYPE, parent="1/43"
+        )
+        assert post_content(api, body).status_code == 500
+    assert list(LocalFileStore(settings.file_root).file_ids()) == []
 
 
 def test_gc_files_removes_the_orphan_of_a_failed_upload(
