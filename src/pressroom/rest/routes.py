@@ -8,6 +8,7 @@ document is generated from this table.
 
 from __future__ import annotations
 
+from pressroom.rest.declared import RAW
 from pressroom.rest.handlers import basics, bookmarks, files, images, object_states, sessions
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
@@ -317,7 +318,14 @@ ROUTES: list[Route] = [
         "DELETE", "/content/urlwildcards/{urlWildcardId:int}", ua.delete_wildcard, "url_wildcard.delete"
     ),
     # stored files (the uri of image, file and media field values)
-    make_route("GET", "/content/files/{fileId:file}", files.load_file, "file.load"),
+    make_route(
+        "GET",
+        "/content/files/{fileId:file}",
+        files.load_file,
+        "file.load",
+        errors=(416,),  # a Range past the end of the file
+        responses={200: RAW, 206: RAW},  # the whole file, or the one byte range asked for
+    ),
     # languages and countries
     make_route("GET", "/languages", basics.list_languages, "language.list"),
     make_route("GET", "/languages/{code}", basics.load_language, "language.load"),
