@@ -12,14 +12,16 @@ from sqlalchemy import text
 from pressroom.cli import main
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.migrate import current, head, is_current
-from pressroom.storage.sql.schema import metadata
+from pressroom.storage.sql.schema import is_managed, metadata
 
 
 def test_an_installed_database_is_at_head_with_nothing_missing(database_url: str) -> None:
     engine = make_engine(database_url)
     with engine.connect() as connection:
         assert current(connection) == head()
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        context = MigrationContext.configure(
+            connection, opts={"compare_type": True, "include_name": is_managed}
+        )
         assert compare_metadata(context, metadata) == []
     engine.dispose()
 

@@ -40,6 +40,7 @@ from pressroom.services.content_ops import (
     lock_content,
     new_remote_id,
     refresh_visibility,
+    reindex,
     remove_translation,
     require_create,
     require_on,
@@ -176,6 +177,7 @@ class ContentService:
                     drop_version(tx, content_id, version.version_no)
                 else:
                     remove_translation(tx, info, version, language_code)
+            reindex(tx, info)
             tx.content.touch(content_id)
             refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])
 

@@ -25,6 +25,7 @@ from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.permission import Target
 from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.search_index import index_item
 from pressroom.domain.user import User
 from pressroom.services.accounts import sync_account
 from pressroom.services.content_fields import (
@@ -304,6 +305,8 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
     tx.content.archive_published(info.id)
     tx.content.update_version(info.id, version.version_no, status=PUBLISHED, modified=now)
     tx.content.mark_published(info.id, version.version_no, now, first=info.published_date is None)
+    index = index_item(info.id, content_type, version.names, fields)
+    tx.search_index.put([index], fresh=info.published_date is None)
     record_relations(tx, info.id, version.version_no, fields)
     pending = tx.locations.pending_of(info.id)
     for item in pending:
@@ -318,6 +321,15 @@ def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> N
         tx.locations.clear_pending(info.id)
     names = {info.id: segment_names(content_type, version, fields)}
     refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)], names)
+
+
+def reindex(tx: Tx, info: ContentInfo) -> None:
+    """Index the item's current version again, after a change to it other than a publish."""
+    version = current_version(tx, info)
+    if version.status == PUBLISHED:
+        fields = tx.content.load_fields(info.id, version.version_no)
+        content_type = get_content_type(tx, info.content_type_id)
+        tx.search_index.put([index_item(info.id, content_type, version.names, fields)])
 
 
 def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now: datetime) -> ContentInfo:

@@ -30,6 +30,7 @@ from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectS
 from pressroom.domain.query import Criterion
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
 from pressroom.domain.search import SortClause
+from pressroom.domain.search_index import ItemIndex
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.url_alias import AliasEntry, UrlWildcard, UrlWildcardCreate
 from pressroom.domain.user import Account, LoginFailures, Session, User
@@ -443,6 +444,12 @@ class SearchGateway(Protocol):
         ...
 
 
+class SearchIndexGateway(Protocol):
+    def put(self, items: Sequence[ItemIndex], *, fresh: bool = False) -> None:
+        """Replace the search index of ``items`` (``fresh``: never indexed, nothing to replace)."""
+        ...
+
+
 class Tx(Protocol):
     """The gateways bound to one open transaction."""
 
@@ -462,6 +469,8 @@ class Tx(Protocol):
     def content_types(self) -> ContentTypeGateway: ...
     @property
     def content(self) -> ContentGateway: ...
+    @property
+    def search_index(self) -> SearchIndexGateway: ...
     @property
     def relations(self) -> RelationGateway: ...
     @property

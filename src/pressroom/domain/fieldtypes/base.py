@@ -23,6 +23,8 @@ from pressroom.domain.fieldtypes.params import Param, normalize_settings, normal
 __all__ = [
     "FieldType",
     "FileStore",
+    "ImageMetadata",
+    "IndexScalar",
     "JsonDict",
     "JsonValue",
     "ListFieldType",
@@ -65,6 +67,20 @@ class RelationTarget:
     type: int
     id: int
     by_location: bool = False
+
+
+IndexScalar = str | int | float
+"""A value the field index keeps: numbers compare as numbers, text as lower-cased text."""
+
+
+@dataclass(frozen=True, slots=True)
+class ImageMetadata:
+    """What the Image criteria ask about an image value; ``file_size`` in bytes."""
+
+    mime_type: str | None
+    file_size: int | None
+    width: int | None
+    height: int | None
 
 
 class FileStore(Protocol):
@@ -187,11 +203,25 @@ class FieldType(ABC):
             return ""
         return str(value)
 
-    def sort_key(self, value: JsonValue) -> str | int | float | None:
+    # -- search index (storage/sql/field_index.py persists these on publish) ---------------------------
+
+    def sort_key(self, value: JsonValue) -> IndexScalar | None:
+        """What the Field sort clause orders by (text is compared lower-cased)."""
         return None
 
-    def searchable_text(self, value: JsonValue) -> str:
-        return self.name(value)
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """What the Field criterion compares with its operand: one entry per keyword, selected option,
+        author, related item... By default the sort key alone."""
+        key = self.sort_key(value)
+        return [] if key is None or key == "" else [key]
+
+    def searchable_text(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
+        """The words full-text search finds the value by (for searchable field definitions)."""
+        return self.name(value, settings)
+
+    def image_metadata(self, value: JsonValue) -> ImageMetadata | None:
+        """Mime type, size and dimensions, for the Image criteria (images only)."""
+        return None
 
     relation_type: ClassVar[int] = ATTRIBUTE
     """The relation type of the items :meth:`relation_ids` names."""

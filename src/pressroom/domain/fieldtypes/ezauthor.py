@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
-from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_int, as_list, dict_or_none, is_email, optional_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import enum
@@ -61,11 +61,15 @@ class AuthorType(ListFieldType):
         authors = _authors(value)
         return str(authors[0].get("name") or "") if authors else ""
 
-    def searchable_text(self, value: JsonValue) -> str:
+    def searchable_text(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return " ".join(f"{a.get('name') or ''} {a.get('email') or ''}".strip() for a in _authors(value))
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return self.name(value).lower() or None
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """Every author's name and email."""
+        return [str(a[key]) for a in _authors(value) for key in ("name", "email") if a.get(key)]
 
 
 def _authors(value: JsonValue) -> list[JsonDict]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pycountry
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import boolean
@@ -68,3 +68,8 @@ class CountryType(ListFieldType):
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return self.name(value).lower() or None
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """Each country by its alpha-2 code and by its name."""
+        codes = [str(code) for code in value] if isinstance(value, list) else []
+        return [*codes, *(country_name(code) for code in codes)]

@@ -20,7 +20,7 @@ from pressroom.domain.fieldtypes._binary import (
     BinaryFieldType,
     file_size_validator,
 )
-from pressroom.domain.fieldtypes.base import WireContext
+from pressroom.domain.fieldtypes.base import ImageMetadata, WireContext
 from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, string_list
@@ -108,6 +108,18 @@ class ImageType(BinaryFieldType):
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         hash_ = dict_or_none(value) or {}
         return str_or_empty(hash_.get("alternativeText")) or str_or_empty(hash_.get("fileName"))
+
+    def image_metadata(self, value: JsonValue) -> ImageMetadata | None:
+        hash_ = dict_or_none(value)
+        if hash_ is None:
+            return None
+        mime = hash_.get("mimeType")
+        return ImageMetadata(
+            mime_type=mime if isinstance(mime, str) and mime else None,
+            file_size=int_or_none(hash_.get("fileSize")),
+            width=int_or_none(hash_.get("width")),
+            height=int_or_none(hash_.get("height")),
+        )
 
 
 def _dimension(value: JsonValue) -> str | None:

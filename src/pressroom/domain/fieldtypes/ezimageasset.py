@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from pressroom.domain.content import ASSET
 from pressroom.domain.fieldtypes._relation import content_id
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import FieldType, IndexScalar, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, int_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 
@@ -53,3 +53,6 @@ class ImageAssetType(FieldType):
 
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return str_or_empty((dict_or_none(value) or {}).get("alternativeText"))
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        return list[IndexScalar](self.relation_ids(value))

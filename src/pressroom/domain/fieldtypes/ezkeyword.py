@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 
@@ -34,5 +34,8 @@ class KeywordType(ListFieldType):
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return ", ".join(str(item) for item in value) if isinstance(value, list) else ""
 
-    def searchable_text(self, value: JsonValue) -> str:
+    def searchable_text(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return " ".join(str(item) for item in value) if isinstance(value, list) else ""
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        return [str(item) for item in value] if isinstance(value, list) else []

@@ -12,7 +12,7 @@ from pressroom.domain.fieldtypes._relation import (
     location_id,
     with_location_href,
 )
-from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_list, dict_or_none, int_or_none
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import enum, integer, string_list
@@ -85,3 +85,6 @@ class RelationListType(ListFieldType):
 
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return " ".join(str(identifier) for identifier in self.relation_ids(value))
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        return list[IndexScalar](self.relation_ids(value))

@@ -69,7 +69,7 @@ class RichTextType(FieldType):
         text = self.searchable_text(value)
         return text.split("\n", 1)[0][:NAME_LENGTH]
 
-    def searchable_text(self, value: JsonValue) -> str:
+    def searchable_text(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return docbook_text(value) if isinstance(value, str) else ""
 
     def relations(self, value: JsonValue) -> list[RelationTarget]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_int, as_str, dict_or_none
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import boolean, custom
@@ -95,6 +95,10 @@ class SelectionType(ListFieldType):
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return ",".join(str(index) for index in value) if isinstance(value, list) else None
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """The indexes of the selected options."""
+        return [index for index in value if isinstance(index, int)] if isinstance(value, list) else []
 
 
 def _all_options(settings: Mapping[str, JsonValue]) -> dict[int, str]:

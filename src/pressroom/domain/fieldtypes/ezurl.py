@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import FieldType, IndexScalar, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, dict_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.links import is_unsafe_link
@@ -47,3 +47,8 @@ class UrlType(FieldType):
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return self.name(value).lower() or None
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """The link and its text."""
+        hash_ = dict_or_none(value) or {}
+        return [text for text in (str_or_empty(hash_.get(key)) for key in ("link", "text")) if text]

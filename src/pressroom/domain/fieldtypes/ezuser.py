@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
-from pressroom.domain.fieldtypes.base import FieldType, WireContext
+from pressroom.domain.fieldtypes.base import FieldType, IndexScalar, WireContext
 from pressroom.domain.fieldtypes.coerce import (
     as_bool,
     as_dict,
@@ -145,6 +145,11 @@ class UserType(FieldType):
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return self.name(value).lower() or None
+
+    def match_values(self, value: JsonValue) -> list[IndexScalar]:
+        """The login and the email (never the password hash)."""
+        hash_ = dict_or_none(value) or {}
+        return [text for text in (str_or_empty(hash_.get(key)) for key in ("login", "email")) if text]
 
 
 def password_errors(password: str, rules: Mapping[str, JsonValue]) -> list[FieldError]:

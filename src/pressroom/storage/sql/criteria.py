@@ -14,6 +14,8 @@ from sqlalchemy import ColumnElement, FromClause, and_, exists, false, literal, 
 
 from pressroom.domain import query as q
 from pressroom.storage.sql.schema import content, content_versions, locations
+from pressroom.storage.sql.field_index import search_visitors
+from pressroom.storage.sql.schema import content, locations
 
 members = locations.alias("group_member")
 
@@ -56,6 +58,7 @@ class _Compiler:
             ),
             q.LanguageCode: self._language_code,
         }
+        self._visitors.update(search_visitors(item))  # Field, FullText, Image*: storage/sql/field_index.py
 
     def visit(self, criterion: q.Criterion) -> ColumnElement[bool]:
         visitor = self._visitors.get(type(criterion))

@@ -12,8 +12,10 @@ from pressroom.domain.language import Language
 from pressroom.domain.passwords import UNUSABLE_HASH, hash_password
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
+from pressroom.storage.sql.full_text import drop_engine_index
 from pressroom.storage.sql.language import language_row
 from pressroom.storage.sql.migrate import upgrade
+from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.seed_content import load_content
 from pressroom.storage.sql.seed_content_types import load_content_types
 from pressroom.storage.sql.seed_roles import load_roles
@@ -60,6 +62,8 @@ def create_schema(engine: Engine, *, force: bool) -> None:
     if _has_data(engine):
         if not force:
             raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
+        with engine.begin() as connection:
+            drop_engine_index(connection)
         schema.metadata.drop_all(engine)
         with engine.begin() as connection:
             connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
@@ -107,6 +111,7 @@ def load_clean_install(connection: Connection, admin_password: str, languages: S
     )
     load_content_types(connection)
     load_content(connection)
+    rebuild_search_index(connection)
     load_object_states(connection)
     load_url_aliases(connection)
     load_roles(connection)

@@ -6,6 +6,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -227,6 +228,52 @@ content_fields = Table(
     Column("file_id", String(255), nullable=True),
 )
 Index("ix_content_fields_file", content_fields.c.file_id)
+
+# --- search index (storage/sql/field_index.py): the current version of every item ever published ------
+# Field values (domain/search_index.py): a row is the field's sort key, one of its match values, or both.
+# Text is lower-cased; PostgreSQL compares it byte-wise ("C"), as SQLite does, so that LIKE 'ab%' and
+# ranges use the index and both databases sort alike.
+INDEX_STRING = String(255).with_variant(String(255, collation="C"), "postgresql")
+
+field_index = Table(
+    "field_index",
+    metadata,
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), nullable=False),
+    Column("field_definition_id", Integer, nullable=False),
+    Column("language_code", String(20), nullable=False),
+    Column("is_sort_key", Boolean, nullable=False),
+    Column("is_match", Boolean, nullable=False),
+    Column("string_value", INDEX_STRING, nullable=True),
+    Column("number_value", Float(53), nullable=True),
+    # images only (the Image criteria)
+    Column("mime_type", String(100), nullable=True),
+    Column("file_size", BigInteger, nullable=True),
+    Column("width", Integer, nullable=True),
+    Column("height", Integer, nullable=True),
+)
+Index("ix_field_index_content", field_index.c.content_id, field_index.c.field_definition_id)
+Index("ix_field_index_number", field_index.c.field_definition_id, field_index.c.number_value)
+Index("ix_field_index_string", field_index.c.field_definition_id, field_index.c.string_value)
+
+# Full text: one row of normalised words per item. The engines' own indexes live outside this metadata
+# (created by the revision, see FULL_TEXT_OBJECTS): an FTS5 table kept by triggers on SQLite, a generated
+# tsvector column with a GIN index on PostgreSQL.
+search_text = Table(
+    "search_text",
+    metadata,
+    Column("content_id", Integer, ForeignKey("content.id", ondelete="CASCADE"), primary_key=True),
+    Column("body", Text, nullable=False),
+)
+FULL_TEXT_OBJECTS = frozenset({"search_text_fts", "tsv", "ix_search_text_tsv"})
+
+
+def is_managed(name: str | None, type_: str, _parent_names: object = None) -> bool:
+    """Whether the schema comparison (Alembic) should look at a database object: not the full-text
+    engines' own tables, columns and indexes (FTS5 also makes ``search_text_fts_*`` shadow tables)."""
+    if name is None:
+        return True
+    return not (name in FULL_TEXT_OBJECTS or name.startswith("search_text_fts_"))
+
 
 relations = Table(
     "relations",

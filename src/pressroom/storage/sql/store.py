@@ -27,6 +27,7 @@ from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.role import SqlRoleGateway
 from pressroom.storage.sql.search import SqlSearchGateway
+from pressroom.storage.sql.search_index import SqlSearchIndexGateway
 from pressroom.storage.sql.section import SqlSectionGateway
 from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.trash import SqlTrashGateway
@@ -65,6 +66,10 @@ class SqlTx:
     @cached_property
     def content(self) -> SqlContentGateway:
         return SqlContentGateway(self.connection, self.cache)
+
+    @cached_property
+    def search_index(self) -> SqlSearchIndexGateway:
+        return SqlSearchIndexGateway(self.connection)
 
     @cached_property
     def relations(self) -> SqlRelationGateway:

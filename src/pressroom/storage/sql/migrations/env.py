@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from pressroom.storage.sql.schema import metadata
+from pressroom.storage.sql.schema import is_managed, metadata
 
 connection = context.config.attributes["connection"]
 context.configure(
@@ -13,6 +13,7 @@ context.configure(
     target_metadata=metadata,
     render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters tables by copying them
     compare_type=True,
+    include_name=is_managed,  # not the full-text engines' own objects
 )
 with context.begin_transaction():
     context.run_migrations()
