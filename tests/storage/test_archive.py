@@ -10,14 +10,18 @@ from typing import Any
 
 import pytest
 from PIL import Image
+from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
 from pressroom.cli import main
 from pressroom.config import Settings
 from pressroom.storage.files import LocalFileStore
+from pressroom.domain.query import FullText
 from pressroom.storage.sql.archive import ArchiveError, import_repository
+from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.schema import content
 from tests.functional.content_support import content_create, field, post_content, publish
 from tests.helpers import Api, media
 
@@ -84,6 +88,7 @@ def test_round_trip_from_sqlite_to_postgresql(
         names = zipped.namelist()
     assert "manifest.json" in names and "tables/content.jsonl" in names
     assert "tables/sessions.jsonl" not in names  # deployment state stays behind
+    assert "tables/search_text.jsonl" not in names  # the search index is rebuilt on import
     assert any(name.startswith("files/") for name in names)
 
     imported = ["import", str(archive), "--database-url", postgres_url]
@@ -93,6 +98,7 @@ def test_round_trip_from_sqlite_to_postgresql(
         api = Api(client)
         assert snapshot(api, ids) == before  # ids, dates, names, versions, locations: all kept
         assert api.get(image_uri).content == png()
+        assert found(postgres_url, "moved folder") == [ids["folder"]]
         # The id counters moved with the rows: the next section gets the next id, as at the source.
         created = api.post(
             "/content/sections",
@@ -103,6 +109,15 @@ def test_round_trip_from_sqlite_to_postgresql(
         assert created.json()["Section"]["sectionId"] == ids["section"] + 1
     # Importing again into the now full database is refused unless forced.
     assert run(monkeypatch, imported, tmp_path / "target-files") == 2
+
+
+def found(database_url: str, words: str) -> list[int]:
+    engine = make_engine(database_url)
+    query = select(content.c.id).where(compile_criterion(FullText(words)))
+    with engine.connect() as connection:
+        ids = list(connection.execute(query).scalars())
+    engine.dispose()
+    return ids
 
 
 def run(monkeypatch: pytest.MonkeyPatch, args: list[str], file_root: Path) -> int:

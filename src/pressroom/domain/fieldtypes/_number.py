@@ -15,6 +15,8 @@ from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 class NumberFieldType(FieldType):
     """Subclasses name their validator and its min/max keys and implement :meth:`convert`."""
 
+    full_text = False
+
     validator: ClassVar[str]
     min_key: ClassVar[str]
     max_key: ClassVar[str]

@@ -14,6 +14,8 @@ from pressroom.domain.fieldtypes.timeparse import check_timestamp, format_rfc850
 class TimestampFieldType(FieldType):
     """The stored value is an int timestamp (or ``None``); subclasses may :meth:`truncate` it."""
 
+    full_text = False
+
     def from_wire(self, raw: JsonValue) -> JsonValue:
         """Read ``{"rfc850"}``, ``{"timestring"}`` or ``{"timestamp"}``, in that order of priority.
 

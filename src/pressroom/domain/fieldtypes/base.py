@@ -130,6 +130,8 @@ class FieldType(ABC):
     singular: ClassVar[bool] = False
     addable_with_instances: ClassVar[bool] = True
     searchable_supported: ClassVar[bool] = True
+    full_text: ClassVar[bool] = True
+    """Whether full-text search finds the value by its words (numbers, dates and relations: no)."""
     settings_schema: ClassVar[Mapping[str, Param]] = {}
     validators_schema: ClassVar[Mapping[str, Mapping[str, Param]]] = {}
 
@@ -217,7 +219,7 @@ class FieldType(ABC):
 
     def searchable_text(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         """The words full-text search finds the value by (for searchable field definitions)."""
-        return self.name(value, settings)
+        return self.name(value, settings) if self.full_text else ""
 
     def image_metadata(self, value: JsonValue) -> ImageMetadata | None:
         """Mime type, size and dimensions, for the Image criteria (images only)."""

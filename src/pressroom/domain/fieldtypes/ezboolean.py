@@ -12,6 +12,7 @@ from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 class BooleanType(FieldType):
     identifier = "ezboolean"
     aliases = ("ibexa_boolean",)
+    full_text = False
 
     def from_wire(self, raw: JsonValue) -> JsonValue:
         return False if raw is None or raw == "" else as_bool(raw, "fieldValue")

@@ -22,6 +22,7 @@ class RelationType(FieldType):
 
     identifier = "ezobjectrelation"
     aliases = ("ibexa_object_relation",)
+    full_text = False
     settings_schema = {
         "selectionMethod": enum(SELECTION_BROWSE, {SELECTION_BROWSE: (0,), SELECTION_DROPDOWN: (1,)}),
         "selectionRoot": location_id(),

@@ -34,6 +34,7 @@ class RelationListType(ListFieldType):
 
     identifier = "ezobjectrelationlist"
     aliases = ("ibexa_object_relation_list",)
+    full_text = False
     settings_schema = {
         "selectionMethod": enum(SELECTION_BROWSE, _SELECTION_METHODS),
         "selectionDefaultLocation": location_id(),

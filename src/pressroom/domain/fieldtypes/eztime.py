@@ -18,6 +18,7 @@ _CLOCK = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 class TimeType(FieldType):
     identifier = "eztime"
     aliases = ("ibexa_time",)
+    full_text = False
     settings_schema = {
         "useSeconds": boolean(False),
         "defaultType": enum("DEFAULT_EMPTY", {"DEFAULT_EMPTY": (0,), "DEFAULT_CURRENT_TIME": (1,)}),

@@ -27,10 +27,12 @@ from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.install import create_schema, reset_sequences
+from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.sequences import bump_epoch
 
 FORMAT = 1
 VOLATILE = frozenset({"sessions", "login_failures"})
+DERIVED = frozenset({"field_index", "search_text"})  # the search index: rebuilt on import, not archived
 _BATCH = 1000
 
 
@@ -39,7 +41,7 @@ class ArchiveError(Exception):
 
 
 def _tables() -> list[Table]:
-    return [table for table in schema.metadata.sorted_tables if table.name not in VOLATILE]
+    return [table for table in schema.metadata.sorted_tables if table.name not in VOLATILE | DERIVED]
 
 
 def export_repository(
@@ -89,6 +91,7 @@ def import_repository(
                     connection.execute(insert(table), batch)
             if connection.dialect.name == "postgresql":
                 reset_sequences(connection)
+            rebuild_search_index(connection)
             bump_epoch(connection)  # servers already running on this database drop their caches
         names = [name for name in archive.namelist() if name.startswith("files/") and not name.endswith("/")]
         for name in tqdm(names, desc="files", unit="file", disable=not progress):
