@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 from pressroom.app import create_app
 from pressroom.cli import main
 from pressroom.config import Settings
-from pressroom.storage.files import LocalFileStore
 from pressroom.domain.query import FullText
+from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.archive import ArchiveError, import_repository
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import make_engine
