@@ -25,7 +25,7 @@ from pressroom.domain.user import User
 from pressroom.services.container import Services
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.field_index import field_sort_expressions, relevance_expression
+from pressroom.storage.sql.field_index import field_sort_expressions, relevance_scores
 from pressroom.storage.sql.schema import content, field_index, search_text
 from pressroom.storage.sql.search_index import rebuild
 from pressroom.storage.sql.store import SqlStore
@@ -295,11 +295,20 @@ def test_sort_by_field_and_by_relevance(repo: Repo, items: tuple[int, int, int])
     assert ordered([number, content.c.id]) == sorted([kettle, mug, table, loud])
 
     criterion = q.FullText("kettle")
-    score = relevance_expression(criterion, content)
-    assert score is not None
-    assert ordered([score.desc()], criterion) == [loud, kettle]
-    assert relevance_expression(q.LogicalNot(criterion), content) is None
-    assert relevance_expression(q.Field("title", "EQ", ("x",)), content) is None
+    scores = relevance_scores(criterion, repo.engine.dialect.name)
+    assert scores is not None
+    query = (
+        select(content.c.id, scores.c.score)
+        .select_from(content.outerjoin(scores, scores.c.content_id == content.c.id))
+        .where(content.c.status == PUBLISHED, compile_criterion(criterion))
+        .order_by(func.coalesce(scores.c.score, 0).desc(), content.c.id)
+    )
+    with repo.engine.connect() as connection:
+        ranked = connection.execute(query).all()
+    assert [row.id for row in ranked] == [loud, kettle]
+    assert ranked[0].score > ranked[1].score > 0
+    assert relevance_scores(q.LogicalNot(criterion), "sqlite") is None
+    assert relevance_scores(q.Field("title", "EQ", ("x",)), "postgresql") is None
 
 
 def test_a_search_right_after_a_write_sees_it(repo: Repo, items: tuple[int, int, int]) -> None:

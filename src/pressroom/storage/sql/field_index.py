@@ -19,12 +19,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, Select, and_, func, or_, select
+from sqlalchemy import ColumnElement, FromClause, Select, Subquery, and_, func, or_, select
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.search_index import index_string
-from pressroom.storage.sql.full_text import text_match, text_score
+from pressroom.storage.sql.full_text import text_match, text_scores
 from pressroom.storage.sql.schema import content_types, field_definitions, field_index
 
 DEFINED = 0
@@ -208,7 +208,8 @@ def _full_texts(criterion: q.Criterion) -> list[str]:
     return []
 
 
-def relevance_expression(criterion: q.Criterion, item: FromClause) -> ColumnElement[float] | None:
-    """The score SortKey.SCORE orders by (descending: best first) and hits report: the summed relevance
-    of the FullText parts of ``criterion``; None when it has none (every hit scores the same)."""
-    return text_score(item.c.id, _full_texts(criterion))
+def relevance_scores(criterion: q.Criterion, dialect: str) -> Subquery | None:
+    """For SortKey.SCORE and the hits' scores: ``(content_id, score)`` of the items the FullText parts of
+    ``criterion`` find (higher is better), to outer-join on ``content_id``; items it lacks score 0. None
+    when ``criterion`` has no full text (every hit scores the same). ``dialect``: the connection's."""
+    return text_scores(_full_texts(criterion), dialect)

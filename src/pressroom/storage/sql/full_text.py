@@ -6,10 +6,11 @@ statement that writes the row: on SQLite an external-content FTS5 table kept by 
 generated ``tsvector`` column (configuration ``simple``: no stemming, no stop words). Deleting an item
 cascades to its row and so to the engine index.
 
-:class:`TextMatch` and :class:`TextScore` are SQL expressions rendered for the dialect of the
-connection that runs them, so a criterion compiles without knowing the database. A query is the AND of
-its words; a word written with a trailing ``*`` matches as a prefix. Relevance is FTS5's ``bm25``
-(negated: higher is better) or ``ts_rank``.
+:class:`TextMatch` is an SQL expression rendered for the dialect of the connection that runs it, so a
+criterion compiles without knowing the database. A query is the AND of its words; a word written with a
+trailing ``*`` matches as a prefix. Relevance is FTS5's ``bm25`` (negated: higher is better) or
+``ts_rank``, computed in one pass over the matches (:func:`text_scores`): FTS5 can only rank the rows
+of the query that runs the MATCH, so a score looked up item by item would run the query once per item.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from sqlalchemy import (
     Boolean,
     ColumnElement,
     Connection,
-    Float,
     String,
+    Subquery,
     TypeDecorator,
     bindparam,
     column,
@@ -74,6 +75,14 @@ def drop_engine_index(connection: Connection) -> None:
         connection.execute(text("DROP TABLE IF EXISTS search_text_fts"))
 
 
+def _fts5_query(words: Words, any_word: bool = False) -> str:
+    return (" OR " if any_word else " ").join(f'"{word}"' + ("*" if prefix else "") for word, prefix in words)
+
+
+def _tsquery(words: Words, any_word: bool = False) -> str:
+    return (" | " if any_word else " & ").join(word + (":*" if prefix else "") for word, prefix in words)
+
+
 class _Query(TypeDecorator[Words]):
     """Words bound as the dialect's query syntax: FTS5 ``"a" "pub"*`` or tsquery ``a & pub:*``."""
 
@@ -83,9 +92,7 @@ class _Query(TypeDecorator[Words]):
     def process_bind_param(self, value: Words | None, dialect: Any) -> str | None:
         if value is None:
             return None
-        if dialect.name == "postgresql":
-            return " & ".join(word + (":*" if prefix else "") for word, prefix in value)
-        return " ".join(f'"{word}"' + ("*" if prefix else "") for word, prefix in value)
+        return _tsquery(value) if dialect.name == "postgresql" else _fts5_query(value)
 
 
 _fts = table("search_text_fts", column("rowid"), column("search_text_fts"))
@@ -110,46 +117,20 @@ class TextMatch(_FullText):
 
     inherit_cache = True
     type = Boolean()
-
-
-class TextScore(_FullText):
-    """How well an item matches (higher is better; NULL or 0 when it does not match)."""
-
-    inherit_cache = True
-    type = Float()
+    _is_implicitly_boolean = True  # a predicate: no "= 1" where the dialect lacks booleans
 
 
 @compiles(TextMatch, "sqlite")
 def _match_sqlite(element: TextMatch, compiler: SQLCompiler, **kw: Any) -> str:
     matching = select(_fts.c.rowid).where(_fts.c.search_text_fts.op("MATCH")(element.query))
-    return compiler.process(element.item_id.in_(matching), **kw)
+    return "(" + compiler.process(element.item_id.in_(matching), **kw) + ")"
 
 
 @compiles(TextMatch, "postgresql")
 def _match_postgres(element: TextMatch, compiler: SQLCompiler, **kw: Any) -> str:
     ts_query = func.to_tsquery(_SIMPLE, element.query)
     matching = select(_pg.c.content_id).where(_pg.c.tsv.op("@@")(ts_query))
-    return compiler.process(element.item_id.in_(matching), **kw)
-
-
-@compiles(TextScore, "sqlite")
-def _score_sqlite(element: TextScore, compiler: SQLCompiler, **kw: Any) -> str:
-    score = (
-        select(-func.bm25(literal_column("search_text_fts")))
-        .where(_fts.c.search_text_fts.op("MATCH")(element.query), _fts.c.rowid == element.item_id)
-        .scalar_subquery()
-    )
-    return compiler.process(func.coalesce(score, 0.0), **kw)
-
-
-@compiles(TextScore, "postgresql")
-def _score_postgres(element: TextScore, compiler: SQLCompiler, **kw: Any) -> str:
-    score = (
-        select(func.ts_rank(_pg.c.tsv, func.to_tsquery(_SIMPLE, element.query)))
-        .where(_pg.c.content_id == element.item_id)
-        .scalar_subquery()
-    )
-    return compiler.process(func.coalesce(score, 0.0), **kw)
+    return "(" + compiler.process(element.item_id.in_(matching), **kw) + ")"
 
 
 def text_match(item_id: ColumnElement[Any], query: str) -> ColumnElement[bool]:
@@ -158,16 +139,18 @@ def text_match(item_id: ColumnElement[Any], query: str) -> ColumnElement[bool]:
     return TextMatch(item_id, words) if words else false()
 
 
-def text_score(item_id: ColumnElement[Any], queries: Sequence[str]) -> ColumnElement[float] | None:
-    """The relevance of an item for the full-text ``queries`` (summed), or None without a word."""
-    scores: list[ColumnElement[float]] = []
-    for query in queries:
-        words = tuple(query_words(query))
-        if words:
-            scores.append(TextScore(item_id, words))
-    if not scores:
+def text_scores(queries: Sequence[str], dialect: str) -> Subquery | None:
+    """``(content_id, score)`` of the items with any word of the full-text ``queries``, scored in one
+    pass of the engine's index (to be joined to the items, not run per item); None without a word."""
+    words = tuple(dict.fromkeys(word for query in queries for word in query_words(query)))
+    if not words:
         return None
-    total = scores[0]
-    for score in scores[1:]:
-        total = total + score
-    return total
+    if dialect == "postgresql":
+        ts_query = func.to_tsquery(_SIMPLE, bindparam(None, _tsquery(words, any_word=True)))
+        ranked = select(
+            _pg.c.content_id.label("content_id"), func.ts_rank(_pg.c.tsv, ts_query).label("score")
+        )
+        return ranked.where(_pg.c.tsv.op("@@")(ts_query)).subquery("text_scores")
+    match = _fts.c.search_text_fts.op("MATCH")(bindparam(None, _fts5_query(words, any_word=True)))
+    bm25 = -func.bm25(literal_column("search_text_fts"))
+    return select(_fts.c.rowid.label("content_id"), bm25.label("score")).where(match).subquery("text_scores")
