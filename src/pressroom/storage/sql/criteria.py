@@ -13,9 +13,8 @@ from typing import Any
 from sqlalchemy import ColumnElement, FromClause, and_, exists, false, literal, not_, or_, select, true
 
 from pressroom.domain import query as q
-from pressroom.storage.sql.schema import content, content_versions, locations
 from pressroom.storage.sql.field_index import search_visitors
-from pressroom.storage.sql.schema import content, locations
+from pressroom.storage.sql.schema import content, content_versions, locations
 
 members = locations.alias("group_member")
 
