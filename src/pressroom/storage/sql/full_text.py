@@ -128,9 +128,11 @@ def _match_sqlite(element: TextMatch, compiler: SQLCompiler, **kw: Any) -> str:
 
 @compiles(TextMatch, "postgresql")
 def _match_postgres(element: TextMatch, compiler: SQLCompiler, **kw: Any) -> str:
+    # = ANY(ARRAY(...)): the matches are found once, by the GIN index, whatever the rest of the query;
+    # as IN (...) the planner may instead walk the items in id order testing each one's tsvector
     ts_query = func.to_tsquery(_SIMPLE, element.query)
-    matching = select(_pg.c.content_id).where(_pg.c.tsv.op("@@")(ts_query))
-    return "(" + compiler.process(element.item_id.in_(matching), **kw) + ")"
+    matching = select(_pg.c.content_id).where(_pg.c.tsv.op("@@")(ts_query)).scalar_subquery()
+    return f"({compiler.process(element.item_id, **kw)} = ANY(ARRAY{compiler.process(matching, **kw)}))"
 
 
 def text_match(item_id: ColumnElement[Any], query: str) -> ColumnElement[bool]:
