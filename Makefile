@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench bench-search clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test: lint
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
+
+# Not part of `bench`: generating its 100,000 items takes minutes (benchmarks/search_load.py).
+bench-search: $(STAMP)
+	$(BIN)/python -m benchmarks.search_load
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .mypy_cache .ruff_cache
