@@ -20,6 +20,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Select,
+    Table,
     and_,
     bindparam,
     delete,
@@ -127,6 +128,12 @@ def _current_version(row: Any) -> VersionInfo | None:
 
 def _of_version(content_id: int, version_no: int) -> ColumnElement[bool]:
     return and_(content_fields.c.content_id == content_id, content_fields.c.version_no == version_no)
+
+
+def _of_items(table: Table, keys: Sequence[tuple[int, int]]) -> ColumnElement[bool]:
+    """``content_id IN (...)`` beside a ``(content_id, version_no) IN (...)``: SQLite serves a row-value
+    IN list by scanning the table (0.65 s over 500,000 field rows), the plain IN by the index."""
+    return table.c.content_id.in_(sorted({content_id for content_id, _ in keys}))
 
 
 _INFO_COLUMNS = (
@@ -472,7 +479,9 @@ class SqlContentGateway:
         if not wanted:
             return {}
         pair = tuple_(content_versions.c.content_id, content_versions.c.version_no)
-        rows = self.c.execute(select(content_versions).where(pair.in_(wanted)))
+        rows = self.c.execute(
+            select(content_versions).where(_of_items(content_versions, wanted), pair.in_(wanted))
+        )
         return {(r.content_id, r.version_no): _version(r) for r in rows}
 
     def load_fields_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Field]]:
@@ -481,7 +490,7 @@ class SqlContentGateway:
         found: dict[tuple[int, int], list[Field]] = {key: [] for key in wanted}
         if wanted:
             pair = tuple_(content_fields.c.content_id, content_fields.c.version_no)
-            for r in self.c.execute(_FIELDS_QUERY.where(pair.in_(wanted))):
+            for r in self.c.execute(_FIELDS_QUERY.where(_of_items(content_fields, wanted), pair.in_(wanted))):
                 found[(r.content_id, r.version_no)].append(_field(r))
         return found
 
