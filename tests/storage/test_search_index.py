@@ -17,8 +17,10 @@ from sqlalchemy import Engine, delete, func, select, text
 
 from pressroom.app import build_services
 from pressroom.domain import query as q
+from pressroom.domain import search as s
 from pressroom.domain.content import ContentCreate, FieldInput, VersionUpdate
 from pressroom.domain.content_type import ContentTypeInput, FieldDefinitionInput
+from pressroom.domain.errors import BadRequest
 from pressroom.domain.language import Language
 from pressroom.domain.location import LocationCreate
 from pressroom.domain.user import User
@@ -426,3 +428,68 @@ def test_the_revision_indexes_what_an_existing_database_holds(
         command.upgrade(_config(connection), "head")
     assert repo.found(q.FullText("boils")) == sorted(items[:2])
     assert repo.found(q.Field("price", "GT", (100,))) == [items[2]]
+
+
+def field_aggregations(repo: Repo, *aggregations: s.Aggregation) -> dict[str, s.AggregationResult]:
+    """The aggregations of a search over the products, through the search service."""
+    query = s.SearchQuery(filter=q.ContentTypeId((repo.type_id,)), limit=0, aggregations=aggregations)
+    result = repo.services.search.find_content(ADMIN, query)
+    return {aggregation.name: aggregation for aggregation in result.aggregations}
+
+
+def field_terms(repo: Repo, field: str) -> list[tuple[object, int]]:
+    aggregation = s.TermAggregation(field, "field", type_identifier="product", field_identifier=field)
+    result = field_aggregations(repo, aggregation)[field]
+    assert isinstance(result, s.TermAggregationResult)
+    return [(entry.key, entry.count) for entry in result.entries]
+
+
+def test_field_term_aggregations_show_values_as_the_field_type_does(
+    repo: Repo, items: tuple[int, int, int]
+) -> None:
+    # counts per item, not per translation: the kettle is featured in English and German
+    assert field_terms(repo, "featured") == [(False, 2), (True, 1)]
+    assert field_terms(repo, "colour") == [("Crimson", 1), ("Emerald", 1), ("Azure", 1)]  # by index
+    assert field_terms(repo, "tags") == [("kitchen", 2), ("steel", 1)]  # as indexed: lower-cased
+    assert field_terms(repo, "country") == [("DE", 1), ("NO", 1), ("PL", 1)]  # codes, not names
+    assert field_terms(repo, "authors") == [("ada lovelace", 1), ("grace hopper", 1)]  # not emails
+
+
+def test_field_range_and_stats_aggregations(repo: Repo, items: tuple[int, int, int]) -> None:
+    results = field_aggregations(
+        repo,
+        s.RangeAggregation(
+            "stock", "field", ((None, 3), (3, None)), type_identifier="product", field_identifier="stock"
+        ),
+        s.RangeAggregation(
+            "released",
+            "field",
+            ((None, "2024-01-01"), ("2024-01-01T00:00:00+00:00", None)),
+            type_identifier="product",
+            field_identifier="released",
+        ),
+        s.StatsAggregation("price", "field", type_identifier="product", field_identifier="price"),
+    )
+    stock, released, price = results["stock"], results["released"], results["price"]
+    assert isinstance(stock, s.RangeAggregationResult) and isinstance(released, s.RangeAggregationResult)
+    assert [(e.start, e.end, e.count) for e in stock.entries] == [(None, 3, 1), (3, None, 2)]
+    # date bounds in ISO 8601 compare as timestamps; the table has no release date
+    assert [(e.start, e.end, e.count) for e in released.entries] == [
+        (None, "2024-01-01", 1),
+        ("2024-01-01T00:00:00+00:00", None, 1),
+    ]
+    assert price == s.StatsAggregationResult("price", 3, 146.75, 7.25, 120.0, 146.75 / 3)
+
+
+def test_field_aggregations_refuse_what_they_cannot_read(repo: Repo, items: tuple[int, int, int]) -> None:
+    with pytest.raises(BadRequest, match="'nothing': no field 'nothing' in a content type 'product'"):
+        field_terms(repo, "nothing")  # the field name is the aggregation's name here
+    with pytest.raises(BadRequest, match="range bound 'soon' is neither a number nor a date"):
+        field_aggregations(
+            repo,
+            s.RangeAggregation(
+                "r", "field", (("soon", None),), type_identifier="product", field_identifier="stock"
+            ),
+        )
+    with pytest.raises(BadRequest, match="contentTypeIdentifier and fieldDefinitionIdentifier"):
+        field_aggregations(repo, s.StatsAggregation("price", "field"))

@@ -10,7 +10,9 @@ import pytest
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest, NotFound
-from pressroom.domain.search import SearchQuery, SortClause, SortKey
+from pressroom.domain.language import Language
+from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggregation, TermAggregationResult
+from pressroom.domain.user import User, UserContent, UserGroup
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.helpers import StatementCounter
@@ -171,3 +173,79 @@ def test_language_filter(repo: Repo) -> None:
     assert repo.content_ids(SearchQuery(filter=mine, languages=("ger-DE",))) == [german]
     assert repo.content_ids(SearchQuery(filter=mine, languages=("eng-GB", "ger-DE"))) == [german, english]
     assert repo.content_ids(SearchQuery(filter=mine, languages=("fre-FR",))) == []
+
+
+KEYED = (
+    TermAggregation("types", "content_type"),
+    TermAggregation("type groups", "content_type_group"),
+    TermAggregation("sections", "section"),
+    TermAggregation("languages", "language"),
+    TermAggregation("lock", "object_state", object_state_group="ez_lock"),
+    TermAggregation("tree", "subtree", path_string="/1/"),
+    TermAggregation("owners", "user_metadata", target="owner"),
+    TermAggregation("groups", "user_metadata", target="group"),
+    TermAggregation("visible", "visibility"),
+)
+
+
+def keyed(user: User, repo: Repo) -> dict[str, list[tuple[str, object, int]]]:
+    """Each aggregation's entries as (type of key, its id or value, count)."""
+    result = repo.search.find_content(user, SearchQuery(limit=0, aggregations=KEYED))
+
+    def ident(key: object) -> object:
+        if isinstance(key, UserContent):
+            return key.account.id
+        if isinstance(key, UserGroup):
+            return (key.version.content.id, key.location.id)
+        if isinstance(key, Language):
+            return key.language_code
+        return getattr(key, "id", key)
+
+    return {
+        aggregation.name: [(type(e.key).__name__, ident(e.key), e.count) for e in aggregation.entries]
+        for aggregation in result.aggregations
+        if isinstance(aggregation, TermAggregationResult)
+    }
+
+
+def test_aggregation_keys_are_loaded_objects(repo: Repo) -> None:
+    found = keyed(ADMIN, repo)
+    assert found["types"] == [("ContentType", 1, 5), ("ContentType", 3, 5), ("ContentType", 4, 2)]
+    assert found["type groups"] == [("ContentTypeGroup", 2, 7), ("ContentTypeGroup", 1, 5)]
+    assert found["sections"] == [("Section", 2, 7), ("Section", 3, 4), ("Section", 1, 1)]
+    assert found["languages"] == [("Language", "eng-GB", 12)]
+    assert found["lock"] == [("ObjectState", 1, 12)]  # not locked: the group's first state
+    assert found["tree"] == [("Location", 5, 7), ("Location", 43, 4), ("Location", 2, 1)]
+    assert found["owners"] == [("UserContent", 14, 12)]
+    assert found["groups"] == [("UserGroup", (12, 13), 12)]  # admin is in Administrator users
+    assert found["visible"] == [("bool", True, 12)]
+
+
+def test_aggregation_keys_the_user_may_not_read_are_left_out(repo: Repo) -> None:
+    found = keyed(ANONYMOUS, repo)
+    assert found["sections"] == [("Section", 1, 1)]  # counts cover what anonymous reads
+    assert found["tree"] == [("Location", 2, 1)]
+    # the owner (admin) and its group are in the users section, which anonymous may not read
+    assert found["owners"] == [] and found["groups"] == []
+
+
+def test_aggregation_names_are_unique(repo: Repo) -> None:
+    twice = (TermAggregation("a", "section"), TermAggregation("a", "content_type"))
+    with pytest.raises(BadRequest, match="repeated: a"):
+        repo.search.find_content(ADMIN, SearchQuery(aggregations=twice))
+
+
+def test_statements_of_aggregations_are_bounded_by_the_aggregations_not_the_hits(repo: Repo) -> None:
+    for _ in range(3):
+        repo.item("Another")
+    aggregations = (
+        TermAggregation("types", "content_type"),
+        TermAggregation("tree", "subtree", path_string="/1/"),
+    )
+    query = SearchQuery(limit=0, aggregations=aggregations)
+    repo.search.find_content(ADMIN, query)  # warms the per-process cache of content types
+    with StatementCounter() as counter:
+        repo.search.find_content(ADMIN, query)
+    # the caller's grants, the count, a GROUP BY per aggregation, the cache epoch (content types are
+    # cached), the subtree keys' locations in one statement: no statement per key or per hit
+    assert len(counter.statements) == 6, counter.statements

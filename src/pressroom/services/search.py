@@ -28,6 +28,7 @@ from pressroom.domain.search import (
     SearchResult,
 )
 from pressroom.domain.user import User
+from pressroom.services.aggregations import AggregationKeys
 from pressroom.services.content_ops import load_current_versions
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import SearchScope, Store, Tx
@@ -47,7 +48,7 @@ class SearchService:
             infos = tx.content.get_many(ids)
             versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable)
             hits = tuple(SearchHit(versions[i]) for i in ids if i in versions)
-            aggregations = self.aggregate(tx, scope, query.aggregations)
+            aggregations = self.aggregate(tx, user, scope, query.aggregations)
         return SearchResult(hits, total, None, _elapsed(started), aggregations)
 
     def find_locations(self, user: User, query: SearchQuery) -> SearchResult[LocationHit]:
@@ -68,17 +69,23 @@ class SearchService:
                     hits.append(
                         SearchHit(LocationHit(replace(location, content_info=version.content), version))
                     )
-            aggregations = self.aggregate(tx, scope, query.aggregations)
+            aggregations = self.aggregate(tx, user, scope, query.aggregations)
         return SearchResult(tuple(hits), total, None, _elapsed(started), aggregations)
 
     def aggregate(
-        self, tx: Tx, scope: SearchScope, aggregations: Sequence[Aggregation]
+        self, tx: Tx, user: User, scope: SearchScope, aggregations: Sequence[Aggregation]
     ) -> tuple[AggregationResult, ...]:
         """The results of ``aggregations`` over what the search matches (``scope``: the same condition
-        as its page and count). The seam for aggregations: none are computed yet."""
-        if aggregations:
-            raise BadRequest("Aggregations are not supported yet")
-        return ()
+        as its page and count), their keys loaded as ``user`` may see them."""
+        if not aggregations:
+            return ()
+        names = [aggregation.name for aggregation in aggregations]
+        repeated = sorted({name for name in names if names.count(name) > 1})
+        if repeated:
+            raise BadRequest(f"Aggregation names must be unique; repeated: {', '.join(repeated)}")
+        return AggregationKeys(tx, self.permissions, user).resolve(
+            aggregations, scope.aggregate(aggregations)
+        )
 
     def _search(
         self, tx: Tx, user: User, query: SearchQuery, *, locations: bool

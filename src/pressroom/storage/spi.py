@@ -29,7 +29,7 @@ from pressroom.domain.location import Location, LocationCreate, LocationUpdate, 
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.query import Criterion
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
-from pressroom.domain.search import SortClause
+from pressroom.domain.search import Aggregation, AggregationResult, SortClause
 from pressroom.domain.search_index import ItemIndex
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.url_alias import AliasEntry, UrlWildcard, UrlWildcardCreate
@@ -436,6 +436,9 @@ class SearchScope(Protocol):
         ...
 
     def count(self) -> int: ...
+    def aggregate(self, aggregations: Sequence[Aggregation]) -> tuple[AggregationResult, ...]:
+        """Each aggregation's result over the matches, in order; keys as stored (ids, values)."""
+        ...
 
 
 class SearchGateway(Protocol):

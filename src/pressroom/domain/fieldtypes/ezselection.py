@@ -74,7 +74,7 @@ class SelectionType(ListFieldType):
             errors.append(
                 FieldError(ERROR_TYPE, "Field definition does not allow multiple options to be selected.")
             )
-        known = set(_all_options(settings))
+        known = set(all_options(settings))
         errors.extend(
             FieldError(ERROR_TYPE, f"Option with index {index} does not exist in the field definition.")
             for index in selected
@@ -90,7 +90,7 @@ class SelectionType(ListFieldType):
         selected = value if isinstance(value, list) else []
         if settings is None:
             return " ".join(str(index) for index in selected)
-        texts = _all_options(settings)
+        texts = all_options(settings)
         return " ".join(texts[index] for index in selected if isinstance(index, int) and index in texts)
 
     def sort_key(self, value: JsonValue) -> str | int | float | None:
@@ -101,7 +101,7 @@ class SelectionType(ListFieldType):
         return [index for index in value if isinstance(index, int)] if isinstance(value, list) else []
 
 
-def _all_options(settings: Mapping[str, JsonValue]) -> dict[int, str]:
+def all_options(settings: Mapping[str, JsonValue]) -> dict[int, str]:
     """The options of the definition, falling back to the multilingual ones for missing indexes."""
     texts: dict[int, str] = {}
     for options in (dict_or_none(settings.get("multilingualOptions")) or {}).values():

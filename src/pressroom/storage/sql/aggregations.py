@@ -7,8 +7,13 @@ locations. Each term aggregation is one GROUP BY statement; every range and stat
 column of the hit row shares one further statement.
 
 Term keys are returned as stored: ids (content type, content type group, section, object state, location,
-user or group content) or scalars (language code, visibility, raw values). ``services/aggregations.py``
-turns ids into loaded objects.
+user or group content) or scalars (language code, visibility, raw values, field values as the search
+index holds them: text lower-cased, numbers as text). ``services/aggregations.py`` turns ids into loaded
+objects and field values into what the field type shows.
+
+Field aggregations read the search index (``field_index``) of the field definition ``field_identifier``
+of the content type ``type_identifier``: terms count the field's match values (one per keyword, selected
+option, country, author), ranges and stats its sort key (the number of an integer, float, date or time).
 
 Raw aggregations name a column of the hit, from a fixed list (``RAW_CONTENT_FIELDS`` for any search,
 ``RAW_LOCATION_FIELDS`` for location searches); any other name is refused with BadRequest.
@@ -19,6 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -28,20 +34,26 @@ from sqlalchemy import (
     String,
     and_,
     case,
+    cast,
     exists,
     false,
     func,
     literal,
+    or_,
     select,
 )
 
 from pressroom.domain import search as s
 from pressroom.domain.errors import BadRequest
+from pressroom.storage.sql.field_index import field_sort_expressions
 from pressroom.storage.sql.schema import (
     content,
     content_object_states,
     content_type_group_links,
+    content_types,
     content_versions,
+    field_definitions,
+    field_index,
     languages,
     locations,
     object_state_groups,
@@ -264,6 +276,51 @@ def _content_type_group_terms() -> _Terms:
     return _Terms(link.c.group_id, join, multi=True)
 
 
+def _field_definition_ids(aggregation: s.Aggregation) -> Any:
+    """The defined field definition ``field_identifier`` of the defined type ``type_identifier``."""
+    if not aggregation.type_identifier or not aggregation.field_identifier:
+        raise BadRequest(
+            f"Aggregation '{aggregation.name}': "
+            "contentTypeIdentifier and fieldDefinitionIdentifier are required"
+        )
+    return (
+        select(field_definitions.c.id)
+        .join(content_types, content_types.c.id == field_definitions.c.content_type_id)
+        .where(
+            content_types.c.status == DEFINED,
+            content_types.c.identifier == aggregation.type_identifier,
+            field_definitions.c.status == DEFINED,
+            field_definitions.c.identifier == aggregation.field_identifier,
+        )
+    )
+
+
+def _field_terms(aggregation: s.TermAggregation) -> _Terms:
+    """The match values of the field in any translation. A country is indexed by its code and by its
+    name, an author by name and email: only the code and the name count here."""
+    value = field_index.alias("agg_field")
+    definition = field_definitions.alias("agg_field_definition")
+    text = value.c.string_value
+    kept = or_(
+        definition.c.field_type.not_in(("ezcountry", "ezauthor")),
+        and_(definition.c.field_type == "ezcountry", func.length(text) == 2),
+        and_(definition.c.field_type == "ezauthor", text.not_like("%@%")),
+    )
+
+    def join(base: FromClause) -> FromClause:
+        return base.join(
+            value,
+            and_(
+                value.c.content_id == content.c.id,
+                value.c.field_definition_id.in_(_field_definition_ids(aggregation)),
+                value.c.is_match,
+            ),
+        ).join(definition, definition.c.id == value.c.field_definition_id)
+
+    key = func.coalesce(text, cast(value.c.number_value, String))
+    return _Terms(key, join, multi=True, where=kept)
+
+
 def _terms(hits: _Hits, aggregation: s.TermAggregation) -> _Terms:
     kind = aggregation.kind
     if kind == "content_type":
@@ -286,6 +343,8 @@ def _terms(hits: _Hits, aggregation: s.TermAggregation) -> _Terms:
         return _location_children_terms(hits, aggregation)
     if kind == "raw":
         return _Terms(hits.raw(aggregation))
+    if kind == "field":
+        return _field_terms(aggregation)
     raise BadRequest(f"Aggregation '{aggregation.name}': no term aggregation of kind '{kind}'")
 
 
@@ -327,15 +386,45 @@ def _value(hits: _Hits, aggregation: s.RangeAggregation | s.StatsAggregation) ->
             )
         column: ColumnElement[Any] = _DATE_TARGETS[target]
         return column
+    if aggregation.kind == "field":
+        _field_definition_ids(aggregation)  # the identifiers are required
+        number, _text = field_sort_expressions(
+            aggregation.type_identifier or "", aggregation.field_identifier or "", content
+        )
+        return number
     raise BadRequest(f"Aggregation '{aggregation.name}': no aggregation of kind '{aggregation.kind}' here")
 
 
-def _in_range(value: ColumnElement[Any], start: s.Bound, end: s.Bound) -> ColumnElement[bool]:
+def _bound(aggregation: s.RangeAggregation, bound: s.Bound) -> float | None:
+    """A range bound as the number the index compares: numbers as they are, numeric text, and dates
+    (ISO 8601, as REST clients send them for date ranges) as Unix timestamps, UTC unless they say."""
+    if bound is None or isinstance(bound, int | float):
+        return bound
+    text = bound.strip()
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise BadRequest(
+            f"Aggregation '{aggregation.name}': range bound '{bound}' is neither a number nor a date"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
+def _in_range(
+    aggregation: s.RangeAggregation, value: ColumnElement[Any], start: s.Bound, end: s.Bound
+) -> ColumnElement[bool]:
     parts: list[ColumnElement[bool]] = [value.is_not(None)]
-    if start is not None:
-        parts.append(value >= start)
-    if end is not None:
-        parts.append(value < end)
+    low, high = _bound(aggregation, start), _bound(aggregation, end)
+    if low is not None:
+        parts.append(value >= low)
+    if high is not None:
+        parts.append(value < high)
     return and_(*parts)
 
 
@@ -348,7 +437,10 @@ def _metric_columns(
 ) -> list[ColumnElement[Any]]:
     value = _value(hits, aggregation)
     if isinstance(aggregation, s.RangeAggregation):
-        return [func.sum(case((_in_range(value, lo, hi), 1), else_=0)) for lo, hi in aggregation.ranges]
+        return [
+            func.sum(case((_in_range(aggregation, value, lo, hi), 1), else_=0))
+            for lo, hi in aggregation.ranges
+        ]
     return [func.count(value), func.sum(value), func.min(value), func.max(value), func.avg(value)]
 
 

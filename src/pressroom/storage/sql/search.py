@@ -14,7 +14,8 @@ from sqlalchemy import ColumnElement, Connection, FromClause, and_, func, select
 
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED
 from pressroom.domain.query import Criterion
-from pressroom.domain.search import SortClause
+from pressroom.domain.search import Aggregation, AggregationResult, SortClause
+from pressroom.storage.sql.aggregations import aggregate
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.schema import content, locations
 from pressroom.storage.sql.sort import apply_sort
@@ -42,6 +43,9 @@ class SqlSearchScope:
     def count(self) -> int:
         query = select(func.count()).select_from(self.source).where(self.condition)
         return int(self.c.execute(query).scalar_one())
+
+    def aggregate(self, aggregations: Sequence[Aggregation]) -> tuple[AggregationResult, ...]:
+        return aggregate(self.c, self.condition, self.location, aggregations)
 
 
 class SqlSearchGateway:
