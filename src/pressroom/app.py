@@ -72,6 +72,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
             store,
             permissions,
             secret_key=secret,
+            previous_secret_keys=settings.previous_secret_keys,
             anonymous_user_id=settings.anonymous_user_id,
             session_ttl=settings.session_ttl_seconds,
             jwt_ttl=settings.jwt_ttl_seconds,

@@ -28,6 +28,9 @@ class Settings:
     dialects: tuple[Dialect, ...] = (Dialect("/api/ibexa/v2", "ibexa"), Dialect("/api/ezp/v2", "ez"))
     # Secret for signing JWTs. Empty: a random one is generated once and kept in the database.
     secret_key: str = ""
+    # Secrets used before the current one: JWTs they signed stay valid until they expire, so a key can be
+    # rotated without logging everyone out. New tokens are always signed with ``secret_key``.
+    previous_secret_keys: tuple[str, ...] = ()
     jwt_ttl_seconds: int = 3600
     session_ttl_seconds: int = 86400
     # Languages a new repository is installed with (eng-GB is always one of them, with id 2).
@@ -127,6 +130,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         ("SITEACCESSES", "siteaccesses"),
         ("LANGUAGES", "languages"),
         ("CORS_ORIGINS", "cors_origins"),
+        ("PREVIOUS_SECRET_KEYS", "previous_secret_keys"),
     ):
         if env.get("PRESSROOM_" + suffix):
             values[name] = comma_list(env["PRESSROOM_" + suffix])

@@ -544,3 +544,66 @@ def test_unknown_siteaccess_is_400_naming_the_header(api: Api) -> None:
     body = error_message(response, 400)
     assert "X-Siteaccess" in body["errorDescription"]
     assert "backdoor" in body["errorDescription"]
+
+
+# -- key rotation, session expiry, cookie flags ----------------------------------------------------------
+
+
+def app_with_keys(sqlite_url: str, tmp_path: Path, secret: str, *previous: str) -> TestClient:
+    settings = make_settings(sqlite_url, tmp_path, secret_key=secret, previous_secret_keys=previous)
+    return TestClient(create_app(settings))
+
+
+def reads_with(client: TestClient, token: str) -> int:
+    response = Api(client, auth=f"Bearer {token}").get("/content/sections/1", accept=media("Section"))
+    return int(response.status_code)
+
+
+def test_a_rotated_key_keeps_the_tokens_it_signed_until_they_expire(sqlite_url: str, tmp_path: Path) -> None:
+    old_secret, new_secret = "the-old-secret-of-this-test-" * 2, "the-new-secret-of-this-test-" * 2
+    with app_with_keys(sqlite_url, tmp_path, old_secret) as before:
+        old_token = issue_token(before).json()["JWT"]["token"]
+    with app_with_keys(sqlite_url, tmp_path, new_secret, old_secret) as rotated:
+        assert reads_with(rotated, old_token) == 200  # nobody is logged out by the rotation
+        new_token = issue_token(rotated).json()["JWT"]["token"]
+        assert jwt.decode(new_token, new_secret, algorithms=["HS256"])["username"] == "admin"
+        assert reads_with(rotated, new_token) == 200
+        claims = {"username": "admin", "exp": int(time.time()) - 5}
+        expired = jwt.encode(claims, old_secret, algorithm="HS256")
+        response = Api(rotated, auth=f"Bearer {expired}").get("/content/sections/1", accept=media("Section"))
+        assert error_message(response, 401)["errorDescription"] == "The JWT has expired"
+    with app_with_keys(sqlite_url, tmp_path, new_secret) as retired:  # the old key dropped at last
+        assert reads_with(retired, old_token) == 401
+        assert reads_with(retired, new_token) == 200
+
+
+class FrozenTime:
+    """Stands in for the ``time`` module of the auth service: wall time moved on by ``ahead`` seconds."""
+
+    def __init__(self, ahead: int) -> None:
+        self.ahead = ahead
+
+    def time(self) -> float:
+        return time.time() + self.ahead
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+
+def test_a_session_ends_at_its_time_to_live(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pressroom.services import auth as auth_module
+
+    session = session_of(login(client))
+    assert current_session(client, session).status_code == 200  # alive, and remembered by the process
+    monkeypatch.setattr(auth_module, "time", FrozenTime(86400 + 1))  # Settings.session_ttl_seconds
+    response = current_session(client, session)
+    assert response.status_code == 404
+    assert_session_cleared(response)
+
+
+def test_the_session_cookie_is_secure_behind_https(sqlite_url: str, tmp_path: Path) -> None:
+    settings = make_settings(sqlite_url, tmp_path, cookie_secure=True)
+    with TestClient(create_app(settings), base_url="https://testserver") as secure_client:
+        cookie = login(secure_client).headers["set-cookie"]
+    flags = {part.strip() for part in cookie.split(";")}
+    assert {"Secure", "HttpOnly", "SameSite=Lax", "Path=/"} <= flags

@@ -48,12 +48,14 @@ class AuthService:
         *,
         secret_key: str,
         anonymous_user_id: int,
+        previous_secret_keys: tuple[str, ...] = (),
         session_ttl: int,
         jwt_ttl: int,
     ) -> None:
         self.store = store
         self.permissions = permissions
         self.secret_key = secret_key
+        self.verification_keys = (secret_key, *(key for key in previous_secret_keys if key != secret_key))
         self.anonymous_user_id = anonymous_user_id
         self.session_ttl = session_ttl
         self.jwt_ttl = jwt_ttl
@@ -226,15 +228,26 @@ class AuthService:
         }
         return jwt.encode(payload, self.secret_key, algorithm="HS256")
 
+    def _decoded(self, token: str) -> dict[str, Any]:
+        """The claims of a token signed with the current secret or one of the previous ones."""
+        for key in self.verification_keys:
+            try:
+                payload: dict[str, Any] = jwt.decode(
+                    token, key, algorithms=["HS256"], options={"require": ["exp"]}
+                )
+            except jwt.InvalidSignatureError:
+                continue  # perhaps signed with the next key
+            except jwt.ExpiredSignatureError:
+                raise Unauthorized("The JWT has expired") from None
+            except jwt.PyJWTError:
+                raise Unauthorized("Invalid JWT") from None
+            return payload
+        raise Unauthorized("Invalid JWT")
+
     def user_from_token(self, token: str, *, cached: bool = False) -> User | CallerCheck:
         """The user a JWT names, read; with ``cached``, a user seen before, to be confirmed by the
         request."""
-        try:
-            payload = jwt.decode(token, self.secret_key, algorithms=["HS256"], options={"require": ["exp"]})
-        except jwt.ExpiredSignatureError:
-            raise Unauthorized("The JWT has expired") from None
-        except jwt.PyJWTError:
-            raise Unauthorized("Invalid JWT") from None
+        payload = self._decoded(token)
         login = payload.get("username")
         if not isinstance(login, str):
             raise BadRequest("The JWT carries no username")
