@@ -1,6 +1,10 @@
 """Crash safety: ``kill -9`` the server and its Granian workers (the whole process group) while clients
-create and publish content and content types; after a restart every write a client saw acknowledged is
-there, and ``pressroom check`` finds nothing half-written. On SQLite and PostgreSQL."""
+create and publish content, move subtrees and publish content types; after a restart every write a client
+saw acknowledged is there, and ``pressroom check`` finds nothing half-written (a path that disagrees with
+its parent included). On SQLite and PostgreSQL.
+
+Each client moves its previous item, with everything below it, under the item it has just published:
+a chain that grows one level per round, so every move rewrites the paths of a whole subtree."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -20,6 +25,7 @@ from tests.conftest import spawn_server
 from tests.functional.content_support import content_create, post_content
 from tests.functional.content_support import field as content_field
 from tests.functional.content_types_support import create_type, type_create
+from tests.functional.tree_support import relocate
 from tests.helpers import Api, media
 
 CLIENTS = 4
@@ -34,20 +40,41 @@ class Acknowledged:
     created: list[int] = field(default_factory=list)
     published: list[int] = field(default_factory=list)
     types_published: list[int] = field(default_factory=list)
+    moved: list[tuple[int, int]] = field(default_factory=list)  # (content id, its new parent location id)
     unexpected: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def count(self) -> int:
-        return len(self.created) + len(self.published) + len(self.types_published)
+        return len(self.created) + len(self.published) + len(self.types_published) + len(self.moved)
 
-    def add(self, kind: list[int], value: int) -> None:
+    def add(self, kind: list[Any], value: Any) -> None:
         with self.lock:
             kind.append(value)
+
+
+def location_path(api: Api, content_id: int) -> str:
+    """The main location path of an item, like ``1/2/61``."""
+    response = api.get(f"/content/objects/{content_id}", accept=media("ContentInfo"))
+    href: str = response.json()["Content"]["MainLocation"]["_href"]
+    return href.split("/content/locations/", 1)[1]
+
+
+def move_under(api: Api, acknowledged: Acknowledged, item: tuple[int, str], parent: str) -> bool:
+    """MOVE the subtree of ``item`` (content id, main location path) under ``parent``; True when the
+    server acknowledged it."""
+    content_id, path = item
+    response = relocate(api, "MOVE", path, f"locations/{parent}")
+    if response.status_code != 201:
+        acknowledged.unexpected.append(f"move: {response.status_code} {response.text[:200]}")
+        return False
+    acknowledged.add(acknowledged.moved, (content_id, int(parent.rsplit("/", 1)[1])))
+    return True
 
 
 def write_until_the_server_dies(base: str, acknowledged: Acknowledged, client_no: int) -> None:
     with httpx.Client(base_url=base, timeout=30) as http:
         api = Api(http)
+        previous: tuple[int, str] | None = None  # the top of this client's chain: content id, path
         for n in range(10_000):  # bounded; the kill ends it long before
             try:
                 response = post_content(
@@ -63,6 +90,10 @@ def write_until_the_server_dies(base: str, acknowledged: Acknowledged, client_no
                     acknowledged.unexpected.append(f"publish: {response.status_code} {response.text[:200]}")
                     continue
                 acknowledged.add(acknowledged.published, content_id)
+                path = location_path(api, content_id)
+                if previous is not None and not move_under(api, acknowledged, previous, path):
+                    continue
+                previous = (content_id, path)
                 response = create_type(api, type_create(f"crash_{client_no}_{n}"))
                 if response.status_code != 201:
                     acknowledged.unexpected.append(f"type: {response.status_code} {response.text[:200]}")
@@ -106,6 +137,9 @@ def assert_everything_acknowledged_is_there(base: str, acknowledged: Acknowledge
             if content_id in published:
                 assert info["status"] == "PUBLISHED" and info["currentVersionNo"] == 1
                 assert info["MainLocation"]["_href"]
+        for content_id, parent_id in acknowledged.moved:
+            path = location_path(api, content_id).split("/")
+            assert path[-2] == str(parent_id), (content_id, parent_id, path)
         for type_id in acknowledged.types_published:
             response = api.get(f"/content/types/{type_id}", accept=media("ContentType"))
             assert response.status_code == 200, (type_id, response.text)
@@ -136,6 +170,7 @@ def test_a_kill_9_mid_write_loses_nothing_acknowledged(
             os.killpg(process.pid, signal.SIGKILL)
     assert acknowledged.unexpected == []
     assert len(acknowledged.published) >= 1, acknowledged
+    assert len(acknowledged.moved) >= 1, acknowledged
     process, base = spawn_server(tmp_path, database_url, workers=1)
     try:
         assert_everything_acknowledged_is_there(base, acknowledged)
