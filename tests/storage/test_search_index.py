@@ -32,6 +32,7 @@ from pressroom.storage.sql.schema import content, field_index, search_text
 from pressroom.storage.sql.search_index import rebuild
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import make_settings
+from tests.helpers import StatementCounter
 
 ADMIN = User(14, "admin", "admin@link.invalid", True)
 PUBLISHED = 1
@@ -493,3 +494,52 @@ def test_field_aggregations_refuse_what_they_cannot_read(repo: Repo, items: tupl
         )
     with pytest.raises(BadRequest, match="contentTypeIdentifier and fieldDefinitionIdentifier"):
         field_aggregations(repo, s.StatsAggregation("price", "field"))
+
+
+def definition_id(repo: Repo, identifier: str) -> int:
+    definition = repo.services.content_types.load(ADMIN, repo.type_id).field_definition(identifier)
+    assert definition is not None
+    return definition.id
+
+
+def test_publishing_a_type_indexes_its_items_again_when_searchability_changes(
+    repo: Repo, items: tuple[int, int, int]
+) -> None:
+    kettle, mug, _table = items
+    types, fields = repo.services.content_types, repo.services.field_definitions
+    assert repo.found(q.FullText("boils")) == [kettle, mug]
+    types.create_draft(ADMIN, repo.type_id, ContentTypeInput())
+    fields.update(
+        ADMIN, repo.type_id, definition_id(repo, "body"), FieldDefinitionInput(is_searchable=False), None
+    )
+    types.publish_draft(ADMIN, repo.type_id)
+    assert repo.found(q.FullText("boils")) == []  # the body is no longer searchable text
+    assert repo.found(q.FullText("kettle")) == [kettle]  # the title still is
+    types.create_draft(ADMIN, repo.type_id, ContentTypeInput())
+    assert repo.found(q.FullText("steel")) == [kettle]
+    fields.remove(ADMIN, repo.type_id, definition_id(repo, "tags"))
+    types.publish_draft(ADMIN, repo.type_id)
+    assert repo.found(q.FullText("steel")) == []  # only ever in the removed keywords
+    with repo.engine.connect() as connection:
+        assert stale_rows(connection) == 0
+
+
+def stale_rows(connection: Any) -> int:
+    """Rows of the field index left for definitions that are no longer defined."""
+    from pressroom.storage.sql.schema import field_definitions
+
+    defined = select(field_definitions.c.id).where(field_definitions.c.status == 0)
+    query = (
+        select(func.count()).select_from(field_index).where(field_index.c.field_definition_id.not_in(defined))
+    )
+    return int(connection.execute(query).scalar_one())
+
+
+def test_publishing_a_type_that_changes_nothing_searchable_indexes_nothing(
+    repo: Repo, items: tuple[int, int, int]
+) -> None:
+    types = repo.services.content_types
+    types.create_draft(ADMIN, repo.type_id, ContentTypeInput(names={"eng-GB": "Goods"}))
+    with StatementCounter() as counter:
+        types.publish_draft(ADMIN, repo.type_id)
+    assert not [s for s in counter.statements if "field_index" in s or "search_text" in s]

@@ -67,6 +67,14 @@ def saved(tx: Tx, content_type: ContentType) -> ContentType:
     return get_type(tx, content_type.id, content_type.status)
 
 
+def changes_the_index(before: ContentType, after: ContentType) -> bool:
+    """Whether the items of a type must be indexed again when ``after`` replaces ``before``: a field
+    definition went (its values and words would stay findable) or became (un)searchable. A new field has no
+    value in any item until the item is edited, so it changes nothing yet."""
+    searchable = {d.id: d.is_searchable for d in after.field_definitions}
+    return any(searchable.get(d.id) != d.is_searchable for d in before.field_definitions)
+
+
 class ContentTypeService:
     def __init__(self, store: Store, permissions: Permissions) -> None:
         self.store = store
@@ -209,7 +217,10 @@ class ContentTypeService:
             except InvalidArgument as error:
                 raise Forbidden(f"Cannot publish the draft: {error.message}") from None
             self._check_unique(tx, draft)
+            before = tx.content_types.get(type_id)
             tx.content_types.publish_draft(type_id)
+            if before is not None and changes_the_index(before, draft):
+                tx.search_index.reindex_type(type_id)
             return get_type(tx, type_id)
 
     def delete_draft(self, user: User, type_id: int) -> None:

@@ -452,6 +452,10 @@ class SearchIndexGateway(Protocol):
         """Replace the search index of ``items`` (``fresh``: never indexed, nothing to replace)."""
         ...
 
+    def reindex_type(self, content_type_id: int) -> int:
+        """Index again every published item of the type, as its defined version now says; how many."""
+        ...
+
 
 class Tx(Protocol):
     """The gateways bound to one open transaction."""

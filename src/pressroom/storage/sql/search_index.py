@@ -65,6 +65,9 @@ class SqlSearchIndexGateway:
             [{"content_id": item.content_id, "body": item.text} for item in items],
         )
 
+    def reindex_type(self, content_type_id: int) -> int:
+        return rebuild(self.c, content_type_id)
+
 
 def _batches(ids: Iterable[int]) -> Iterator[list[int]]:
     iterator = iter(ids)
@@ -72,9 +75,9 @@ def _batches(ids: Iterable[int]) -> Iterator[list[int]]:
         yield batch
 
 
-def rebuild(connection: Connection) -> int:
-    """Index the current version of every item whose current version is published (trashed ones too);
-    returns how many were indexed."""
+def rebuild(connection: Connection, content_type_id: int | None = None) -> int:
+    """Index the current version of every item (of the type ``content_type_id`` when given) whose current
+    version is published (trashed ones too); returns how many were indexed."""
     cache = TxCache(EpochCache(), connection)
     versions_of, types = SqlContentGateway(connection, cache), SqlContentTypeGateway(connection, cache)
     current = and_(
@@ -83,6 +86,8 @@ def rebuild(connection: Connection) -> int:
         content_versions.c.status == PUBLISHED,
     )
     query = select(content.c.id).select_from(content.join(content_versions, current)).order_by(content.c.id)
+    if content_type_id is not None:
+        query = query.where(content.c.content_type_id == content_type_id)
     gateway = SqlSearchIndexGateway(connection)
     count = 0
     for batch in _batches(list(connection.execute(query).scalars())):
