@@ -19,6 +19,7 @@ from pressroom.rest.handlers import url_aliases as ua
 from pressroom.rest.handlers import user_groups as ug
 from pressroom.rest.handlers import users as us
 from pressroom.rest.handlers import versions as ve
+from pressroom.rest.handlers import views as vi
 from pressroom.rest.routing import Route, Router, make_route
 
 _PAGE = "offset:int limit:int"
@@ -209,6 +210,17 @@ ROUTES: list[Route] = [
         lo.create_content_location,
         "content.create_location",
         accepts="LocationCreate",
+    ),
+    # search views (stored views, GET /views/{identifier}, are not implemented by the reference either)
+    make_route("POST", "/views", vi.create_view, "view.create", accepts="ViewInput", errors=(404,)),
+    make_route(
+        "POST",
+        "/content/views",
+        vi.create_view_deprecated,
+        "view.create_deprecated",
+        accepts="ViewInput",
+        errors=(404,),
+        responses={301: "View"},
     ),
     # locations and the trash
     make_route(

@@ -101,12 +101,17 @@ def visit_content_info(out: Out, value: ContentInfo) -> Representation:
     )
 
 
+def full_content_body(out: Out, version: Version, languages: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The Content shape: the item with its current ``version`` embedded (also a search hit's value)."""
+    body = content_body(out, version.content, "Content", languages)
+    body["CurrentVersion"]["Version"] = version_body(out, version)
+    return body
+
+
 @visits(ContentView, "Content")
 def visit_content(out: Out, value: ContentView) -> Representation:
-    info = value.version.content
-    body = content_body(out, info, "Content", value.languages)
-    body["CurrentVersion"]["Version"] = version_body(out, value.version)
-    return Representation.single("Content", body, info, patch="ContentUpdate")
+    body = full_content_body(out, value.version, value.languages)
+    return Representation.single("Content", body, value.version.content, patch="ContentUpdate")
 
 
 def version_info_body(out: Out, content: ContentInfo, info: VersionInfo) -> dict[str, Any]:
