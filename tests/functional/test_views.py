@@ -22,7 +22,7 @@ from tests.functional.content_types_support import field as field_definition
 from tests.functional.content_types_support import new_type
 from tests.functional.role_support import assign, main_path, make_group, make_role, make_user
 from tests.functional.support import unique
-from tests.helpers import PREFIX, Api, media, xml
+from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 VIEW_11 = media("ViewInput") + "; version=1.1"
 
@@ -372,3 +372,73 @@ def test_anonymous_does_not_find_items_outside_its_section(api: Api, data: Data)
     query = {"Filter": {"ContentTypeIdCriterion": data.type_id}, "SortClauses": {"ContentId": "ascending"}}
     assert content_ids(search(anonymous, query)) == [data.items[0], data.items[2]]
     assert content_ids(search(api, query)) == data.items
+
+
+def test_aggregations_end_to_end(api: Api, data: Data) -> None:
+    field_of = {"contentTypeIdentifier": data.type_identifier, "fieldDefinitionIdentifier": "rank"}
+    query = {
+        "Filter": {"SubtreeCriterion": f"/{data.folder}/"},
+        "limit": 0,
+        "Aggregations": [
+            {"ContentTypeTermAggregation": {"name": "types"}},
+            {
+                "IntegerRangeAggregation": {
+                    "name": "ranks",
+                    **field_of,
+                    "ranges": [{"from": None, "to": 20}, {"from": 20, "to": None}],
+                }
+            },
+            {"IntegerStatsAggregation": {"name": "rank stats", **field_of}},
+        ],
+    }
+    result = search(api, query)
+    assert result["count"] == 4  # the folder and its three items
+    types, ranks, stats = result["aggregations"]
+    assert types["name"] == "types"
+    counts = {entry["key"]["ContentType"]["identifier"]: entry["count"] for entry in types["entries"]}
+    assert counts == {data.type_identifier: 3, "folder": 1}
+    assert types["entries"][0]["key"]["ContentType"]["_media-type"] == media("ContentType")
+    assert [(e["key"]["Range"]["from"], e["key"]["Range"]["to"], e["count"]) for e in ranks["entries"]] == [
+        (None, 20, 1),
+        (20, None, 2),
+    ]
+    assert (stats["count"], stats["sum"], stats["min"], stats["max"], stats["avg"]) == (3, 60, 10, 30, 20)
+
+
+def test_aggregations_in_xml_end_to_end(api: Api, data: Data) -> None:
+    parent = data.folder.rsplit("/", 1)[1]
+    body = (
+        "<ViewInput><identifier>agg</identifier><LocationQuery>"
+        f"<Filter><ParentLocationIdCriterion>{parent}</ParentLocationIdCriterion></Filter>"
+        "<Aggregations><SectionTermAggregation><name>sections</name></SectionTermAggregation></Aggregations>"
+        "</LocationQuery></ViewInput>"
+    )
+    response = post_view(api, body, fmt="xml", accept="xml")
+    assert response.status_code == 200, response.text
+    aggregation = xml(response).find("Result/aggregations")
+    assert aggregation.get("media-type") == media("TermAggregationResult", "xml")
+    assert aggregation.findtext("name") == "sections"
+    assert aggregation.find("entries/key/Section").findtext("identifier") == "standard"
+    assert aggregation.findtext("entries/count") == "3"
+
+
+def test_language_code_limits_hits_to_translations(api: Api, data: Data, german: str) -> None:
+    query = {"Filter": {"ContentTypeIdCriterion": data.type_id}, "SortClauses": {"ContentId": "ascending"}}
+    assert content_ids(search(api, query, languageCode="eng-GB", useAlwaysAvailable=False)) == data.items
+    assert content_ids(search(api, query, languageCode=german, useAlwaysAvailable=False)) == []
+
+
+def test_the_ez_dialect_answers_in_its_own_media_types(client: Any, data: Data) -> None:
+    ez = Api(client, EZ_PREFIX)
+    response = ez.post(
+        "/views",
+        body=orjson.dumps(view_input({"Filter": {"ContentIdCriterion": data.items[0]}})).decode(),
+        content_type=media("ViewInput", vendor="ez") + "; version=1.1",
+        accept=media("View", vendor="ez"),
+    )
+    assert response.status_code == 200, response.text
+    view = response.json()["View"]
+    assert view["_href"] == f"{EZ_PREFIX}/views/test"
+    hit = view["Result"]["searchHits"]["searchHit"][0]
+    assert hit["_media-type"] == "application/vnd.ez.api.searchHit+json"
+    assert hit["value"]["Content"]["_href"] == f"{EZ_PREFIX}/content/objects/{data.items[0]}"
