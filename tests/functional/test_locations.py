@@ -158,13 +158,16 @@ def test_children_pagination(api: Api) -> None:
     error_message(api.get("/content/locations/1/2/999999/children", accept=media("LocationList")), 404)
 
 
+SECTION_IDENTIFIERS = {1: "standard", 3: "media"}  # sortField SECTION sorts by section identifier
+
+
 def _sort_key(field: str, loc: dict[str, Any]) -> Any:
     info = loc["ContentInfo"]["Content"]
     return {
         "PATH": loc["pathString"],
         "PUBLISHED": info["publishedDate"],
         "MODIFIED": info["lastModificationDate"],
-        "SECTION": int(info["Section"]["_href"].rsplit("/", 1)[1]),
+        "SECTION": SECTION_IDENTIFIERS[int(info["Section"]["_href"].rsplit("/", 1)[1])],
         "DEPTH": loc["depth"],
         "CLASS_IDENTIFIER": 0,
         "CLASS_NAME": 0,

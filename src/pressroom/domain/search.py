@@ -42,6 +42,30 @@ class SortClause:
     field_identifier: str | None = None
 
 
+# A parent's sortField (content_type.SORT_FIELDS) as a sort clause: the reference's map, plus the fields
+# it leaves out (CLASS_IDENTIFIER, CLASS_NAME, MODIFIED_SUBNODE: the item's own modification date).
+CHILDREN_SORT_KEYS = {
+    "PATH": SortKey.LOCATION_PATH,
+    "PUBLISHED": SortKey.DATE_PUBLISHED,
+    "MODIFIED": SortKey.DATE_MODIFIED,
+    "MODIFIED_SUBNODE": SortKey.DATE_MODIFIED,
+    "SECTION": SortKey.SECTION_IDENTIFIER,
+    "DEPTH": SortKey.LOCATION_DEPTH,
+    "CLASS_IDENTIFIER": SortKey.CONTENT_TYPE_IDENTIFIER,
+    "CLASS_NAME": SortKey.CONTENT_TYPE_NAME,
+    "PRIORITY": SortKey.LOCATION_PRIORITY,
+    "NAME": SortKey.CONTENT_NAME,
+    "NODE_ID": SortKey.LOCATION_ID,
+    "CONTENTOBJECT_ID": SortKey.CONTENT_ID,
+}
+
+
+def children_sort(sort_field: str, sort_order: str) -> tuple[SortClause, ...]:
+    """How the children of a location with this ``sortField`` / ``sortOrder`` (ASC | DESC) are ordered;
+    an unknown field sorts by path."""
+    return (SortClause(CHILDREN_SORT_KEYS.get(sort_field, SortKey.LOCATION_PATH), sort_order != "DESC"),)
+
+
 # Term aggregations: entries of (key, count), most frequent first, at most ``limit``, each at least
 # ``min_count``. Kinds and their parameters:
 #   content_type, content_type_group, section, language, visibility: none

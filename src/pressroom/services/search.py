@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from pressroom.domain import query as q
 from pressroom.domain.content import Version
-from pressroom.domain.errors import BadRequest, NotFound
+from pressroom.domain.errors import BadRequest, InvalidArgument, NotFound
 from pressroom.domain.search import (
     Aggregation,
     AggregationResult,
@@ -26,6 +26,8 @@ from pressroom.domain.search import (
     SearchHit,
     SearchQuery,
     SearchResult,
+    SortClause,
+    SortKey,
 )
 from pressroom.domain.user import User
 from pressroom.services.aggregations import AggregationKeys
@@ -103,6 +105,7 @@ class SearchService:
                 _languages(query),
             ]
         )
+        _Resolver(tx, user).check_sort(query.sort)
         scope = tx.search.scope(criterion, locations=locations)
         ids = scope.page(query.sort, query.offset, query.limit) if query.limit else []
         if query.limit and len(ids) < query.limit and (ids or not query.offset):
@@ -144,6 +147,19 @@ class _Resolver:
         if isinstance(criterion, q.IsBookmarked):
             return replace(criterion, user_id=self.user.id)
         return criterion
+
+    def check_sort(self, clauses: Sequence[SortClause]) -> None:
+        """A Field sort names a field definition of a defined content type (else InvalidArgument, as the
+        reference answers a sort target without a field)."""
+        for clause in clauses:
+            if clause.key is not SortKey.FIELD or not clause.type_identifier or not clause.field_identifier:
+                continue
+            content_type = self.tx.content_types.by_identifier(clause.type_identifier)
+            if content_type is None or content_type.field_definition(clause.field_identifier) is None:
+                raise InvalidArgument(
+                    f"Sort clause 'Field': content type '{clause.type_identifier}' has no field definition "
+                    f"'{clause.field_identifier}'"
+                )
 
     def _type_id(self, identifier: str) -> int:
         content_type = self.tx.content_types.by_identifier(identifier)

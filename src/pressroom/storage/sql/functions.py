@@ -58,3 +58,22 @@ def _json_value_like_postgresql(element: json_value_like, compiler: Any, **kw: A
         f"EXISTS (SELECT 1 FROM json_each_text(CAST({document} AS json)) AS json_entry "  # noqa: S608
         f"WHERE lower(json_entry.value) LIKE {pattern} ESCAPE '\\')"
     )
+
+
+class bytewise(FunctionElement[str]):
+    """``bytewise(text)``: ``text`` ordered by its bytes (code points), as SQLite orders text already;
+    PostgreSQL would use the database's linguistic collation, and the two would sort names apart."""
+
+    type = String()
+    name = "bytewise"
+    inherit_cache = True
+
+
+@compiles(bytewise, "sqlite")
+def _bytewise_sqlite(element: bytewise, compiler: Any, **kw: Any) -> str:
+    return str(compiler.process(next(iter(element.clauses)), **kw))
+
+
+@compiles(bytewise, "postgresql")
+def _bytewise_postgresql(element: bytewise, compiler: Any, **kw: Any) -> str:
+    return f'({compiler.process(next(iter(element.clauses)), **kw)}) COLLATE "C"'

@@ -33,16 +33,15 @@ from sqlalchemy import (
 from pressroom.domain.content_type import SORT_FIELD_NAMES, SORT_FIELDS, SORT_ORDER_NAMES, SORT_ORDERS
 from pressroom.domain.location import Location, LocationCreate, LocationUpdate, PendingLocation
 from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.search import children_sort
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
-from pressroom.storage.sql.functions import json_text
 from pressroom.storage.sql.schema import (
     content,
-    content_types,
-    content_versions,
     locations,
     pending_locations,
 )
 from pressroom.storage.sql.sequences import ROLES_REVISION, next_value
+from pressroom.storage.sql.sort import apply_sort, needs_content
 
 DEFINED = 0  # the published state of a content type
 
@@ -75,44 +74,6 @@ def child_count(readable: Criterion, parent: FromClause = locations) -> Any:
         )
     where = and_(child.c.parent_id == parent.c.id, child.c.id != parent.c.id)
     return query.where(where).scalar_subquery().label("child_count")
-
-
-_NAME = (
-    select(json_text(content_versions.c.names, content.c.main_language_code))
-    .where(
-        content_versions.c.content_id == content.c.id,
-        content_versions.c.version_no == content.c.current_version_no,
-    )
-    .scalar_subquery()
-)
-
-
-def _type_column(column: Any) -> Any:
-    return (
-        select(column)
-        .where(content_types.c.id == content.c.content_type_id, content_types.c.status == DEFINED)
-        .scalar_subquery()
-    )
-
-
-# What children sort on, by the parent's sortField (MODIFIED_SUBNODE has no column of its own).
-SORT_KEYS: dict[str, Any] = {
-    "PATH": locations.c.path_string,
-    "PUBLISHED": content.c.published,
-    "MODIFIED": content.c.modified,
-    "MODIFIED_SUBNODE": content.c.modified,
-    "SECTION": content.c.section_id,
-    "DEPTH": locations.c.depth,
-    "CLASS_IDENTIFIER": _type_column(content_types.c.identifier),
-    "CLASS_NAME": _type_column(json_text(content_types.c.names, content_types.c.main_language_code)),
-    "PRIORITY": locations.c.priority,
-    "NAME": _NAME,
-    "NODE_ID": locations.c.id,
-    "CONTENTOBJECT_ID": content.c.id,
-}
-
-
-LOCATION_SORT_FIELDS = frozenset({"PATH", "DEPTH", "PRIORITY", "NODE_ID"})  # keys on the locations row
 
 
 def location_of(row: Any) -> Location:
@@ -206,23 +167,22 @@ class SqlLocationGateway:
     def children(
         self, parent: Location, readable: Criterion, offset: int = 0, limit: int | None = None
     ) -> list[Location]:
-        """One page of the children the reader may read, in the parent's sort order (ties by id).
+        """One page of the children the reader may read, in the parent's sort order (ties by id), by the
+        sort clauses a search uses (``domain.search.children_sort``, ``storage/sql/sort.py``).
 
         Two statements: the page's ids (sorting only the key, joined to ``content`` only when the filter
         or the key needs it), then those rows with their child counts, so that the counts and columns
         are computed for the page and not for every child."""
-        key = SORT_KEYS.get(parent.sort_field, locations.c.path_string)
-        descending = parent.sort_order == "DESC"
+        clauses = children_sort(parent.sort_field, parent.sort_order)
         page = select(locations.c.id).where(
             locations.c.parent_id == parent.id,
             locations.c.id != parent.id,
             compile_criterion(readable, locations),
         )
-        if not isinstance(readable, MatchAll) or parent.sort_field not in LOCATION_SORT_FIELDS:
-            page = page.select_from(locations.join(content, content.c.id == locations.c.content_id))
-        page = (
-            page.order_by(key.desc() if descending else key.asc(), locations.c.id).offset(offset).limit(limit)
-        )
+        source: FromClause = locations
+        if not isinstance(readable, MatchAll) or needs_content(clauses):
+            source = locations.join(content, content.c.id == locations.c.content_id)
+        page = apply_sort(page, source, clauses, locations).offset(offset).limit(limit)
         ids = list(self.c.execute(page).scalars())
         if not ids:
             return []

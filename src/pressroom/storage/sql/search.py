@@ -34,10 +34,13 @@ class SqlSearchScope:
             content.c.status == CONTENT_STATUS_CODES[PUBLISHED], compile_criterion(criterion, self.location)
         )
         self._id: Any = locations.c.id if locations_query else content.c.id
+        self.criterion = criterion
 
     def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
         """The ids (location ids for a location search) of one page, in ``sort`` order then by id."""
-        query = apply_sort(select(self._id).where(self.condition), self.source, sort, self.location)
+        page = select(self._id).where(self.condition)
+        dialect = self.c.dialect.name
+        query = apply_sort(page, self.source, sort, self.location, criterion=self.criterion, dialect=dialect)
         return list(self.c.execute(query.offset(offset).limit(limit)).scalars())
 
     def count(self) -> int:
