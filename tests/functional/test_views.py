@@ -221,6 +221,15 @@ def test_logical_operators_flatten_arrays_and_negate(api: Api, data: Data) -> No
     assert found(api, {"ContentTypeIdCriterion": data.type_id}, Query={"FullTextCriterion": "alpha"}) == [one]
 
 
+def test_full_text_hits_carry_scores_and_the_result_its_best(api: Api, data: Data) -> None:
+    query = {"Filter": {"ContentTypeIdCriterion": data.type_id}, "Query": {"FullTextCriterion": "gamma"}}
+    result = search(api, query | {"SortClauses": {"Score": "descending"}})
+    scores = [hit["_score"] for hit in result["searchHits"]["searchHit"]]
+    assert len(scores) == 1 and scores[0] > 0 and result["maxScore"] == scores[0]
+    unranked = search(api, {"Filter": {"ContentTypeIdCriterion": data.type_id}})
+    assert unranked["maxScore"] is None
+
+
 def test_sort_directions_pages_and_counts(api: Api, data: Data) -> None:
     criteria = {"ContentTypeIdCriterion": data.type_id}
     down = search(api, {"Filter": criteria, "SortClauses": {"ContentId": ["descending"]}})

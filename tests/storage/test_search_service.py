@@ -249,3 +249,20 @@ def test_statements_of_aggregations_are_bounded_by_the_aggregations_not_the_hits
     # the caller's grants, the count, a GROUP BY per aggregation, the cache epoch (content types are
     # cached), the subtree keys' locations in one statement: no statement per key or per hit
     assert len(counter.statements) == 6, counter.statements
+
+
+def test_full_text_hits_carry_their_relevance_and_the_page_its_best(repo: Repo) -> None:
+    once = repo.item("Lighthouse keeper")
+    thrice = repo.item("Lighthouse lighthouse lighthouse")
+    repo.item("Harbour")
+    ranked = SearchQuery(query=q.FullText("lighthouse"), sort=(SortClause(SortKey.SCORE, ascending=False),))
+    result = repo.search.find_content(ADMIN, ranked)
+    scores = {hit.value.content.id: hit.score for hit in result.hits}
+    assert list(scores) == [thrice, once]  # the more often the word, the higher
+    assert scores[thrice] > scores[once] > 0  # type: ignore[operator]
+    assert result.max_score == scores[thrice]
+    places = repo.find_locations(ranked)
+    assert [(hit.value.location.content_id, hit.score) for hit in places.hits] == list(scores.items())
+    assert places.max_score == result.max_score
+    plain = repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((once, thrice))))
+    assert [hit.score for hit in plain.hits] == [None, None] and plain.max_score is None  # nothing ranked

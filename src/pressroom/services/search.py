@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from pressroom.domain import query as q
 from pressroom.domain.content import Version
@@ -49,9 +50,10 @@ class SearchService:
             readable = self.permissions.read_criterion(user, tx)
             infos = tx.content.get_many(ids)
             versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable)
-            hits = tuple(SearchHit(versions[i]) for i in ids if i in versions)
+            scores = scope.scores(list(versions))
+            hits = tuple(SearchHit(versions[i], _score(scores, i)) for i in ids if i in versions)
             aggregations = self.aggregate(tx, user, scope, query.aggregations)
-        return SearchResult(hits, total, None, _elapsed(started), aggregations)
+        return SearchResult(hits, total, _max_score(hits), _elapsed(started), aggregations)
 
     def find_locations(self, user: User, query: SearchQuery) -> SearchResult[LocationHit]:
         """The locations of published items matching ``query`` that ``user`` may read, each with its
@@ -63,16 +65,16 @@ class SearchService:
             found = tx.locations.get_many(ids, readable)
             infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
             versions = load_current_versions(tx, list(infos.values()), readable)
+            scores = scope.scores(list(versions))
             hits = []
             for location_id in ids:
                 location = found.get(location_id)
                 version = versions.get(location.content_id or 0) if location else None
                 if location is not None and version is not None:
-                    hits.append(
-                        SearchHit(LocationHit(replace(location, content_info=version.content), version))
-                    )
+                    hit = LocationHit(replace(location, content_info=version.content), version)
+                    hits.append(SearchHit(hit, _score(scores, version.content.id)))
             aggregations = self.aggregate(tx, user, scope, query.aggregations)
-        return SearchResult(tuple(hits), total, None, _elapsed(started), aggregations)
+        return SearchResult(tuple(hits), total, _max_score(hits), _elapsed(started), aggregations)
 
     def aggregate(
         self, tx: Tx, user: User, scope: SearchScope, aggregations: Sequence[Aggregation]
@@ -119,6 +121,16 @@ def _languages(query: SearchQuery) -> q.Criterion:
     if query.languages is None:
         return q.MatchAll()
     return q.LanguageCode(query.languages, query.use_always_available)
+
+
+def _score(scores: dict[int, float] | None, content_id: int) -> float | None:
+    return None if scores is None else scores.get(content_id, 0.0)
+
+
+def _max_score(hits: Sequence[SearchHit[Any]]) -> float | None:
+    """The best score of the page (None when the search asks for no full text, as nothing is ranked)."""
+    scored = [hit.score for hit in hits if hit.score is not None]
+    return max(scored) if scored else None
 
 
 def _elapsed(started: float) -> float:

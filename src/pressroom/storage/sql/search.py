@@ -17,6 +17,7 @@ from pressroom.domain.query import Criterion
 from pressroom.domain.search import Aggregation, AggregationResult, SortClause
 from pressroom.storage.sql.aggregations import aggregate
 from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.field_index import relevance_scores
 from pressroom.storage.sql.schema import content, locations
 from pressroom.storage.sql.sort import apply_sort
 
@@ -46,6 +47,17 @@ class SqlSearchScope:
     def count(self) -> int:
         query = select(func.count()).select_from(self.source).where(self.condition)
         return int(self.c.execute(query).scalar_one())
+
+    def scores(self, content_ids: Sequence[int]) -> dict[int, float] | None:
+        """The relevance of these items to the full text the search asks for (one statement; an item
+        without a match scores 0); None when it asks for none."""
+        scores = relevance_scores(self.criterion, self.c.dialect.name)
+        if scores is None:
+            return None
+        wanted = sorted(set(content_ids))
+        query = select(scores.c.content_id, scores.c.score).where(scores.c.content_id.in_(wanted))
+        found = {int(item): float(score) for item, score in self.c.execute(query)} if wanted else {}
+        return {item: found.get(item, 0.0) for item in wanted}
 
     def aggregate(self, aggregations: Sequence[Aggregation]) -> tuple[AggregationResult, ...]:
         return aggregate(self.c, self.condition, self.location, aggregations)
