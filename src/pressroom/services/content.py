@@ -191,15 +191,21 @@ def create_draft(
     Raises NotFound (type, parent location, section, owner), InvalidArgument (language),
     Forbidden (remote id taken, two locations under one parent), ContentValidationError, Unauthorized.
     """
+    # first, so that its one query also confirms the caller and learns the cache epoch
+    at = tx.content.at_locations([item.parent_id for item in struct.locations])
     content_type = get_content_type(tx, struct.content_type_id)
     installed = installed_languages(tx)
     main = struct.main_language_code
     if main not in installed:
         raise InvalidArgument(f"Language '{main}' is not installed")
-    parents = [get_location(tx, item.parent_id) for item in struct.locations]
+    if any(item.parent_id not in at for item in struct.locations):
+        missing = next(item.parent_id for item in struct.locations if item.parent_id not in at)
+        raise NotFound.of("Location", missing)
+    parents = [at[item.parent_id][0] for item in struct.locations]
     if len({p.id for p in parents}) != len(parents):
         raise Forbidden("The content cannot get two locations under the same parent")
-    section_id = struct.section_id or _parent_section(tx, parents)
+    parent_infos = {place.id: info for place, info in at.values()}
+    section_id = struct.section_id or _parent_section(parents, parent_infos)
     if tx.sections.get(section_id) is None:
         raise NotFound.of("Section", section_id)
     owner_id = user.id if struct.owner_id is None else struct.owner_id
@@ -210,6 +216,7 @@ def create_draft(
         require_create(
             permissions, user, tx, parent,
             content_type_id=content_type.id, section_id=section_id, owner_id=owner_id, language_codes=(main,),
+            parent_info=parent_infos.get(parent.id) if parent else None,
         )  # fmt: skip
     _check_remote_id(tx, struct.remote_id)
     plan = plan_fields(content_type, main, main, struct.fields, (), installed)
@@ -220,21 +227,20 @@ def create_draft(
         for item in struct.locations
     ]
     plan = store_uploads(content_type, plan, files, tx.content.uploaded_files)
-    content_id = tx.content.create(
-        NewContent(
-            content_type_id=content_type.id,
-            remote_id=struct.remote_id or new_remote_id(),
-            section_id=section_id,
-            owner_id=owner_id,
-            main_language_code=main,
-            always_available=(
-                content_type.default_always_available
-                if struct.always_available is None
-                else struct.always_available
-            ),
-            modification_date=struct.modification_date or moment,
-        )
+    new = NewContent(
+        content_type_id=content_type.id,
+        remote_id=struct.remote_id or new_remote_id(),
+        section_id=section_id,
+        owner_id=owner_id,
+        main_language_code=main,
+        always_available=(
+            content_type.default_always_available
+            if struct.always_available is None
+            else struct.always_available
+        ),
+        modification_date=struct.modification_date or moment,
     )
+    content_id = tx.content.create(new)
     version_no = 1  # the number a new item's counter starts at
     version = tx.content.create_version(
         NewVersion(
@@ -247,16 +253,19 @@ def create_draft(
             names=version_names(content_type, plan.languages, plan.values),
         )
     )
-    save_plan(tx, content_type, content_id, version_no, plan, new=True)
+    fields, related = save_plan(tx, content_type, content_id, version_no, plan, new=True)
     for location in locations:
         tx.locations.add_pending(content_id, location)
-    return load_version(tx, get_content(tx, content_id), version)
+    # What was just written, not read back (but the relations, when some were stored).
+    info = tx.content.created(content_id, new, version.names)
+    relations = tx.relations.list(content_id, version_no) if related else []
+    return load_version(tx, info, version, loaded=(tx.content.stored_fields(content_type, fields), relations))
 
 
-def _parent_section(tx: Tx, parents: list[Location]) -> int:
+def _parent_section(parents: list[Location], infos: dict[int, ContentInfo | None]) -> int:
     """A new item goes to the section of its (first) parent's content by default."""
     for parent in parents:
-        info = tx.content.get(parent.content_id) if parent.content_id else None
+        info = infos.get(parent.id)
         if info is not None:
             return info.section_id
     return DEFAULT_SECTION_ID

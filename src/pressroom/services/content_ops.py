@@ -8,14 +8,17 @@ import uuid
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Literal
 
 from pressroom.domain.content import (
+    DRAFT,
     PUBLISHED,
     VERSION_STATUS_CODES,
     ContentInfo,
     Field,
     NewContent,
     NewVersion,
+    Relation,
     Version,
     VersionInfo,
 )
@@ -40,7 +43,7 @@ from pressroom.services.content_fields import (
 )
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import (
-    refresh_location_aliases,
+    refresh_aliases,
     remove_subtree_aliases,
     segment_names,
 )
@@ -65,12 +68,28 @@ def lock_content(tx: Tx, content_id: int) -> ContentInfo:
     return found(tx.content.lock(content_id), "Content", content_id)
 
 
+def lock_version(tx: Tx, content_id: int, version_no: int) -> tuple[ContentInfo, VersionInfo, bool]:
+    """``lock_content`` with a version of the item (NotFound for either) and whether that version holds
+    relations derived from its fields, in one statement."""
+    locked = tx.content.lock_version(content_id, version_no)
+    if locked is None:
+        raise NotFound.of("Content", content_id)
+    info, version, stored_relations = locked
+    if version is None:
+        raise _no_version(content_id, version_no)
+    return info, version, stored_relations
+
+
+def _no_version(content_id: int, version_no: int) -> NotFound:
+    return NotFound(
+        f"Could not find 'Version' with identifier 'contentId: {content_id}, versionNo: {version_no}'"
+    )
+
+
 def get_version(tx: Tx, content_id: int, version_no: int) -> VersionInfo:
     version = tx.content.get_version(content_id, version_no)
     if version is None:
-        raise NotFound(
-            f"Could not find 'Version' with identifier 'contentId: {content_id}, versionNo: {version_no}'"
-        )
+        raise _no_version(content_id, version_no)
     return version
 
 
@@ -138,10 +157,13 @@ def require_create(
     section_id: int,
     owner_id: int,
     language_codes: tuple[str, ...],
+    parent_info: ContentInfo | Literal[False] | None = False,
 ) -> None:
     """``content/create`` of an item of this type, section and owner below ``parent`` (None: an item
-    without a location, which Node, Subtree and Parent* limitations refuse)."""
-    parent_info = tx.content.get(parent.content_id) if parent and parent.content_id else None
+    without a location, which Node, Subtree and Parent* limitations refuse); ``parent_info``: the
+    content of ``parent`` when the caller has loaded it (None: it has none)."""
+    if parent_info is False:
+        parent_info = tx.content.get(parent.content_id) if parent and parent.content_id else None
     target = Target(
         content_type_id=content_type_id,
         section_id=section_id,
@@ -164,12 +186,16 @@ def load_version(
     cache: VersionCache | None = None,
     stamp: Hashable | None = None,
     readable: Criterion | None = None,
+    loaded: tuple[Sequence[Field], Sequence[Relation]] | None = None,
 ) -> Version:
     """The version with its fields (only ``languages`` when given) and relations (only to items
-    ``readable`` lets the caller read, when given); from ``cache`` when it holds them under ``stamp``.
+    ``readable`` lets the caller read, when given); from ``cache`` when it holds them under ``stamp``,
+    or ``loaded``: the fields and relations as stored, when the caller has just written them.
     The result carries a stamp for representation caches unless it shows other items' images (which
     change without this item's stamp) or relations filtered for this caller."""
     entry = None if cache is None or stamp is None else cache.get(info.id, version.version_no, stamp)
+    if entry is None and loaded is not None:
+        entry = (stamp, tuple(loaded[0]), tuple(loaded[1]))
     if entry is None:
         entry = (
             stamp,
@@ -239,23 +265,25 @@ def current_version(tx: Tx, info: ContentInfo) -> VersionInfo:
 # -- writing fields and versions -----------------------------------------------------------------------
 def save_plan(
     tx: Tx, content_type: ContentType, content_id: int, version_no: int, plan: FieldPlan, *, new: bool = False
-) -> None:
+) -> tuple[list[Field], bool]:
     """Store the planned fields and the relations they hold; a (definition, language) keeps its field
-    id across versions. ``new``: the item was created in this transaction and has nothing stored yet."""
+    id across versions. ``new``: the item was created in this transaction and has nothing stored yet.
+    Returns the fields and whether the version may hold derived relations now (False: it holds none)."""
     ids: dict[Key, int] = {} if new else tx.content.field_ids_of(content_id)
     missing = [key for key in plan.values if key not in ids]
     ids.update(zip(missing, tx.content.new_field_ids(len(missing)), strict=True))
     fields = make_fields(content_type, plan, ids)
     tx.content.save_fields(content_id, version_no, fields, replace=not new)
-    record_relations(tx, content_id, version_no, fields, new=new)
+    return fields, record_relations(tx, content_id, version_no, fields, new=new)
 
 
 def record_relations(
     tx: Tx, content_id: int, version_no: int, fields: Sequence[Field], *, new: bool = False
-) -> None:
+) -> bool:
     """Set the relations a version's field values hold (field relations, rich text links and embeds),
     as the reference does on every save of a draft and on publish. ``ezlocation://`` targets become
-    the content of that location; destinations that do not exist are left out."""
+    the content of that location; destinations that do not exist are left out. ``new``: the version
+    holds no such relations yet. Returns False when it holds none now, True when it may."""
     targets = relation_targets(fields)
     by_location = tx.locations.get_many([t.id for t, _ in targets if t.by_location])
     found = []
@@ -267,9 +295,10 @@ def record_relations(
         if destination is not None:
             found.append((destination, target.type, definition_id))
     if new and not found:
-        return  # nothing stored to replace, nothing to add
+        return False  # nothing stored to replace, nothing to add
     existing = tx.content.existing_ids(destination for destination, _, _ in found)
     tx.relations.replace_field_relations(content_id, version_no, [t for t in found if t[0] in existing])
+    return True
 
 
 def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now: datetime) -> VersionInfo:
@@ -291,36 +320,61 @@ def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now
     return draft
 
 
-def publish(tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime) -> None:
+def publish(
+    tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime, *, stored_relations: bool = True
+) -> None:
     """Publish a draft: the published version is archived, pending locations become real locations,
     field relations are recorded, the URL aliases of every location follow the new names. Raises
     Forbidden for a version that is not a draft, and ContentValidationError when a required field is
-    empty."""
+    empty. ``stored_relations``: False when the caller knows the version holds no relations derived
+    from its fields (then none need replacing)."""
     if not version.is_draft:
         raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
     content_type = get_content_type(tx, info.content_type_id)
     fields = tx.content.load_fields(info.id, version.version_no)
     check_required(content_type, info.main_language_code, fields)
     sync_account(tx, content_type, info, version.version_no, fields)
-    tx.content.archive_published(info.id)
-    tx.content.update_version(info.id, version.version_no, status=PUBLISHED, modified=now)
-    tx.content.mark_published(info.id, version.version_no, now, first=info.published_date is None)
+    tx.content.publish_version(info.id, version.version_no, now)
     index = index_item(info.id, content_type, version.names, fields)
     tx.search_index.put([index], fresh=info.published_date is None)
-    record_relations(tx, info.id, version.version_no, fields)
-    pending = tx.locations.pending_of(info.id)
+    record_relations(tx, info.id, version.version_no, fields, new=not stored_relations)
+    placed = _place_pending(tx, info)
+    main_location_id = placed[0].id if placed and info.main_location_id is None else None
+    first = info.published_date is None
+    tx.content.mark_published(info.id, version.version_no, now, first, main_location_id)
+    published = replace(
+        info,
+        status=PUBLISHED,
+        current_version_no=version.version_no,
+        main_location_id=main_location_id or info.main_location_id,
+    )
+    names = {info.id: segment_names(content_type, version, fields)}
+    if info.status == DRAFT:  # never published: no location but those just placed
+        refresh_aliases(tx, placed, names, {info.id: published}, new=True)
+    else:
+        refresh_aliases(tx, tx.locations.of_content(info.id), names, {info.id: published})
+
+
+def _place_pending(tx: Tx, info: ContentInfo) -> list[Location]:
+    """Turn the item's pending locations into locations (in the order they were added); a remote id
+    that a location took meanwhile is replaced by a new one. NotFound when a parent is gone."""
+    pending = tx.locations.take_pending(info.id)
+    if not pending:
+        return []
+    parents, taken = tx.locations.placing([p.parent_id for p in pending], [p.remote_id for p in pending])
+    placed = []
     for item in pending:
-        remote_id = item.remote_id
-        if tx.locations.by_remote_id(remote_id) is not None:
-            remote_id = new_remote_id()
+        parent = parents.get(item.parent_id)
+        if parent is None:
+            raise NotFound.of("Location", item.parent_id)
+        remote_id = new_remote_id() if item.remote_id in taken else item.remote_id
+        taken.add(remote_id)
         struct = LocationCreate(
             item.parent_id, item.priority, item.hidden, remote_id, item.sort_field, item.sort_order
         )
-        place(tx, get_content(tx, info.id), get_location(tx, item.parent_id), struct)
-    if pending:
-        tx.locations.clear_pending(info.id)
-    names = {info.id: segment_names(content_type, version, fields)}
-    refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(info.id)], names)
+        invisible = parent.invisible or parent.hidden or struct.hidden or info.is_hidden
+        placed.append(tx.locations.create(info.id, parent, struct, invisible))
+    return placed
 
 
 def reindex(tx: Tx, info: ContentInfo) -> None:

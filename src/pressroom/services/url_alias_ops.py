@@ -74,20 +74,36 @@ def refresh_location_aliases(
     swapped content may take each other's names.
     """
     located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
-    _refresh(tx, located, names or {})
+    refresh_aliases(tx, located, names or {})
 
 
-def _refresh(tx: Tx, located: list[Location], names: Mapping[int, dict[str, str]]) -> None:
+def refresh_aliases(
+    tx: Tx,
+    located: Sequence[Location],
+    names: Mapping[int, dict[str, str]],
+    infos: Mapping[int, ContentInfo] | None = None,
+    new: bool = False,
+) -> None:
+    """``refresh_location_aliases`` of locations the caller holds, with their content's ``infos`` when
+    it has them (as they are now) and ``new``: the locations were created in this transaction, so no
+    entry leads to them yet."""
     located = [loc for loc in located if loc.content_id is not None and loc.id != CONTENT_ROOT_LOCATION_ID]
     if not located:
         return
     located.sort(key=lambda loc: (loc.depth, loc.id))
-    infos = tx.content.get_many(loc.content_id for loc in located if loc.content_id is not None)
-    own = tx.url_aliases.of_locations([loc.id for loc in located], custom=False, original_only=False)
+    if infos is None:
+        infos = tx.content.get_many(loc.content_id for loc in located if loc.content_id is not None)
+    # The entries of the locations and of their parents (for the parents' nodes), in one query.
+    own_ids = set() if new else {loc.id for loc in located}
+    wanted = own_ids | ({loc.parent_id for loc in located} - TOP_LOCATION_IDS)
+    found = tx.url_aliases.of_locations(sorted(wanted), custom=False, original_only=False) if wanted else []
+    own = [e for e in found if e.location_id in own_ids]
     stored = {(e.parent, e.text_md5): e for e in own}
     state = {key: replace(e, is_original=False) for key, e in stored.items()}
     nodes = {e.location_id: e.node for e in own if e.location_id is not None}
-    _load_parent_nodes(tx, located, nodes)
+    for entry in found:
+        if entry.location_id is not None and entry.location_id not in own_ids:
+            nodes.setdefault(entry.location_id, entry.node)
     known = dict(names)
     fresh: set[Key] = set()  # keys no entry had: inserted, not updated
     for location in located:
@@ -105,13 +121,6 @@ def _refresh(tx: Tx, located: list[Location], names: Mapping[int, dict[str, str]
             tx.url_aliases.insert(entry)
         elif stored.get(key) != entry:
             tx.url_aliases.save(entry)
-
-
-def _load_parent_nodes(tx: Tx, located: Sequence[Location], nodes: dict[int, int]) -> None:
-    missing = {loc.parent_id for loc in located} - set(nodes) - TOP_LOCATION_IDS
-    for entry in tx.url_aliases.of_locations(missing, custom=False, original_only=False):
-        if entry.location_id is not None:
-            nodes.setdefault(entry.location_id, entry.node)
 
 
 def _place(

@@ -36,6 +36,7 @@ from pressroom.services.content_ops import (
     installed_languages,
     load_version,
     lock_content,
+    lock_version,
     publish,
     remove_translation,
     require_on,
@@ -141,11 +142,11 @@ class VersionService:
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
         with write_releasing_files(self.store, self.files) as tx:
-            info = lock_content(tx, content_id)
-            version = get_version(tx, content_id, version_no)
+            # one statement: the item locked, the version, whether it holds field relations, the caller
+            info, version, stored_relations = lock_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)
             require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
-            publish(tx, info, version, now())
+            publish(tx, info, version, now(), stored_relations=stored_relations)
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the

@@ -11,6 +11,7 @@ relations) take it first and so run one after the other, each reading what the p
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -23,9 +24,12 @@ from sqlalchemy import (
     Table,
     and_,
     bindparam,
+    case,
     delete,
+    exists,
     func,
     insert,
+    or_,
     select,
     tuple_,
     update,
@@ -43,14 +47,18 @@ from pressroom.domain.content import (
     NewVersion,
     VersionInfo,
 )
+from pressroom.domain.content_type import ContentType
 from pressroom.domain.fieldtypes.registry import get_field_type
-from pressroom.domain.query import Criterion
+from pressroom.domain.location import Location
+from pressroom.domain.query import Criterion, MatchAll
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import ACCESS_COLUMNS, CALLER_COLUMNS, access_stamp, with_caller
 from pressroom.storage.sql.caller import params as caller_params
 from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.location import child_count, location_of
+from pressroom.storage.sql.relation import DERIVED
 from pressroom.storage.sql.schema import (
     content,
     content_fields,
@@ -86,6 +94,10 @@ def _info(row: Any) -> ContentInfo:
         names=orjson.loads(row.version_names) if row.version_names else {},
         revision=row.revision,
     )
+
+
+_VERSION_COLUMNS = tuple(column.name for column in content_versions.c)
+_PLACE_NAMES = (*(column.name for column in locations.c), "child_count")
 
 
 def _version(row: Any) -> VersionInfo:
@@ -170,6 +182,70 @@ _INFO_FOR_CALLER = (
     .where(content.c.id == bindparam("content_id"))
 )
 _STAMP_WIDTH = len(_INFO_COLUMNS)
+# A writer's lock of an item, with the version it works on (``wanted``, any version number) and whether
+# that version holds relations derived from its fields (a publish that finds none to keep skips reading
+# them); with the caller's account and access stamp when the request has a caller to confirm.
+_wanted = content_versions.alias("wanted")
+_WANTED_FROM = _INFO_FROM.outerjoin(
+    _wanted,
+    and_(_wanted.c.content_id == content.c.id, _wanted.c.version_no == bindparam("version_no")),
+)
+_DERIVED_RELATIONS = (
+    exists()
+    .where(
+        relations.c.source_content_id == content.c.id,
+        relations.c.source_version_no == bindparam("version_no"),
+        DERIVED,
+    )
+    .label("w_derived")
+)
+_WANTED_COLUMNS = (
+    *(_wanted.c[name].label(f"w_{name}") for name in _VERSION_COLUMNS),
+    _DERIVED_RELATIONS,
+)
+
+
+# Locations with their content (None for the virtual root), for placing new items below them: the
+# location's columns carry a ``p_`` prefix, the content's are those of ``_INFO_COLUMNS``.
+_place = locations.alias("place")
+_AT_FROM = (
+    _place.outerjoin(content, content.c.id == _place.c.content_id)
+    .outerjoin(
+        content_versions,
+        and_(
+            content_versions.c.content_id == content.c.id,
+            content_versions.c.version_no == content.c.current_version_no,
+        ),
+    )
+    .outerjoin(locations, locations.c.id == content.c.main_location_id)
+)
+_AT_COLUMNS = (
+    *(column.label(f"p_{column.name}") for column in _place.c),
+    child_count(MatchAll(), _place).label("p_child_count"),
+    *_INFO_COLUMNS,
+)
+_AT = select(*_AT_COLUMNS).select_from(_AT_FROM).where(_place.c.id.in_(bindparam("ids", expanding=True)))
+_AT_FOR_CALLER = (
+    select(*_AT_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS)
+    .select_from(with_caller(_AT_FROM))
+    .where(_place.c.id.in_(bindparam("ids", expanding=True)))
+)
+
+
+def _locking(from_clause: Any, *columns: Any) -> Select[Any]:
+    return (
+        select(*_INFO_COLUMNS, *columns)
+        .select_from(from_clause)
+        .where(content.c.id == bindparam("content_id"))
+        .with_for_update(of=content)
+    )
+
+
+_LOCK_FOR_CALLER = _locking(with_caller(_INFO_FROM), *CALLER_COLUMNS, *ACCESS_COLUMNS)
+_LOCK_VERSION = _locking(_WANTED_FROM, *_WANTED_COLUMNS)
+_LOCK_VERSION_FOR_CALLER = _locking(
+    with_caller(_WANTED_FROM), *_WANTED_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
+)
 _INFO_BY_IDS = _info_query().where(content.c.id.in_(bindparam("ids", expanding=True)))
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
@@ -241,9 +317,62 @@ class SqlContentGateway:
         return _info(row), _current_version(row), tuple(row)[:_STAMP_WIDTH]
 
     def lock(self, content_id: int) -> ContentInfo | None:
-        """The item, its row locked until the transaction ends (waiting for a writer holding it)."""
-        row = self.c.execute(_LOCK_BY_ID, {"content_id": content_id}).first()
+        """The item, its row locked until the transaction ends (waiting for a writer holding it); the
+        same statement confirms the request's caller and reads its access stamp and the cache epoch."""
+        row = self._locked(_LOCK_BY_ID, _LOCK_FOR_CALLER, {"content_id": content_id})
         return _info(row) if row else None
+
+    def lock_version(
+        self, content_id: int, version_no: int
+    ) -> tuple[ContentInfo, VersionInfo | None, bool] | None:
+        """:meth:`lock`, with version ``version_no`` of the item (None when it has none such) and whether
+        that version holds relations derived from its fields, in the same statement."""
+        params = {"content_id": content_id, "version_no": version_no}
+        row = self._locked(_LOCK_VERSION, _LOCK_VERSION_FOR_CALLER, params)
+        if row is None:
+            return None
+        version = None
+        if row.w_id is not None:
+            columns = {name: getattr(row, f"w_{name}") for name in _VERSION_COLUMNS}
+            version = _version(SimpleNamespace(**columns))
+        return _info(row), version, bool(row.w_derived)
+
+    def _locked(self, plain: Select[Any], for_caller: Select[Any], params: dict[str, Any]) -> Any:
+        caller = current_caller()
+        if caller is None:
+            row = self.c.execute(plain, params).first()
+        else:
+            row = self.c.execute(for_caller, {**params, **caller_params(caller)}).first()
+        if row is None:
+            return None
+        if caller is not None:
+            take_caller(caller, row)
+            caller.access_stamp = access_stamp(row)
+        self.cache.saw_epoch(row.cache_epoch)
+        return row
+
+    def at_locations(self, location_ids: Sequence[int]) -> dict[int, tuple[Location, ContentInfo | None]]:
+        """Locations by id with their content (None for the virtual root), in one query that also
+        confirms the request's caller and reads its access stamp and the cache epoch."""
+        if not location_ids:
+            return {}
+        params: dict[str, Any] = {"ids": sorted(set(location_ids))}
+        caller = current_caller()
+        if caller is None:
+            rows = self.c.execute(_AT, params).all()
+        else:
+            rows = self.c.execute(_AT_FOR_CALLER, {**params, **caller_params(caller)}).all()
+        if not rows:
+            return {}
+        if caller is not None:
+            take_caller(caller, rows[0])
+            caller.access_stamp = access_stamp(rows[0])
+        self.cache.saw_epoch(rows[0].cache_epoch)
+        found: dict[int, tuple[Location, ContentInfo | None]] = {}
+        for row in rows:
+            place = location_of(SimpleNamespace(**{name: getattr(row, f"p_{name}") for name in _PLACE_NAMES}))
+            found[place.id] = (place, None if row.id is None else _info(row))
+        return found
 
     def by_remote_id(self, remote_id: str) -> ContentInfo | None:
         row = self.c.execute(_info_query().where(content.c.remote_id == remote_id)).first()
@@ -290,6 +419,28 @@ class SqlContentGateway:
             ).scalar_one()
         )
 
+    def created(self, content_id: int, new: NewContent, names: dict[str, str]) -> ContentInfo:
+        """The item :meth:`create` inserted, as a read would return it (before any other write to it),
+        its first version named ``names``."""
+        return ContentInfo(
+            id=content_id,
+            content_type_id=new.content_type_id,
+            remote_id=new.remote_id,
+            section_id=new.section_id,
+            owner_id=new.owner_id,
+            main_language_code=new.main_language_code,
+            always_available=new.always_available,
+            status="DRAFT",
+            is_hidden=False,
+            current_version_no=1,
+            modification_date=dt(ts(new.modification_date)),
+            published_date=None,
+            main_location_id=None,
+            main_location_path=None,
+            names=orjson.loads(dumps(names)),
+            revision=1,
+        )
+
     def update(self, content_id: int, struct: ContentUpdate) -> None:
         values: dict[str, Any] = {
             key: value
@@ -319,7 +470,16 @@ class SqlContentGateway:
     def set_main_location(self, content_id: int, location_id: int | None) -> None:
         self._write(content_id, main_location_id=location_id)
 
-    def mark_published(self, content_id: int, version_no: int, now: datetime, first: bool) -> None:
+    def mark_published(
+        self,
+        content_id: int,
+        version_no: int,
+        now: datetime,
+        first: bool,
+        main_location_id: int | None = None,
+    ) -> None:
+        """The item's current version is the published ``version_no``; ``main_location_id``, when given,
+        becomes its main location in the same statement."""
         values: dict[str, Any] = {
             "status": CONTENT_STATUS_CODES[PUBLISHED],
             "current_version_no": version_no,
@@ -327,6 +487,8 @@ class SqlContentGateway:
         }
         if first:
             values["published"] = ts(now)
+        if main_location_id is not None:
+            values["main_location_id"] = main_location_id
         self._write(content_id, **values)
 
     def set_current_version(self, content_id: int, version_no: int) -> None:
@@ -449,14 +611,22 @@ class SqlContentGateway:
                 .values(**values)
             )
 
-    def archive_published(self, content_id: int) -> None:
+    def publish_version(self, content_id: int, version_no: int, now: datetime) -> None:
+        """Version ``version_no`` becomes the published one (modified ``now``) and the one published until
+        now, if any, is archived: one statement."""
+        chosen = content_versions.c.version_no == version_no
         self.c.execute(
             update(content_versions)
             .where(
                 content_versions.c.content_id == content_id,
-                content_versions.c.status == VERSION_STATUS_CODES[PUBLISHED],
+                or_(chosen, content_versions.c.status == VERSION_STATUS_CODES[PUBLISHED]),
             )
-            .values(status=VERSION_STATUS_CODES["ARCHIVED"])
+            .values(
+                status=case(
+                    (chosen, VERSION_STATUS_CODES[PUBLISHED]), else_=VERSION_STATUS_CODES["ARCHIVED"]
+                ),
+                modified=case((chosen, ts(now)), else_=content_versions.c.modified),
+            )
         )
 
     def delete_version(self, content_id: int, version_no: int) -> None:
@@ -493,6 +663,16 @@ class SqlContentGateway:
             for r in self.c.execute(_FIELDS_QUERY.where(_of_items(content_fields, wanted), pair.in_(wanted))):
                 found[(r.content_id, r.version_no)].append(_field(r))
         return found
+
+    def stored_fields(self, content_type: ContentType, fields: Sequence[Field]) -> list[Field]:
+        """``fields`` of an item of ``content_type`` as :meth:`load_fields` returns them once saved: in
+        the order of their definitions, values through the JSON they are stored as."""
+        positions = {d.id: (d.position, d.id) for d in content_type.field_definitions}
+        ordered = sorted(fields, key=lambda f: (positions[f.field_definition_id], f.language_code))
+        return [
+            f if f.value is None else dataclass_replace(f, value=orjson.loads(dumps(f.value)))
+            for f in ordered
+        ]
 
     def save_fields(
         self, content_id: int, version_no: int, fields: Sequence[Field], *, replace: bool = True

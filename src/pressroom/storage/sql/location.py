@@ -215,9 +215,20 @@ class SqlLocationGateway:
         )
         path = f"{parent.path_string}{location_id}/"
         self.c.execute(update(locations).where(locations.c.id == location_id).values(path_string=path))
-        created = self.get(location_id)
-        assert created is not None
-        return created
+        return Location(  # as stored: not read back
+            id=location_id,
+            parent_id=parent.id,
+            content_id=content_id,
+            path_string=path,
+            depth=parent.depth + 1,
+            priority=struct.priority,
+            hidden=struct.hidden,
+            invisible=invisible,
+            remote_id=struct.remote_id,
+            sort_field=struct.sort_field,
+            sort_order=struct.sort_order,
+            child_count=0,  # a new id: nothing lies below it
+        )
 
     def update(self, location_id: int, struct: LocationUpdate) -> None:
         """Priority, remote id and sort; hiding goes through ``set_hidden`` and ``refresh_invisible``."""
@@ -354,13 +365,32 @@ class SqlLocationGateway:
             )
         )
 
-    def pending_of(self, content_id: int) -> list[PendingLocation]:
+    def take_pending(self, content_id: int) -> list[PendingLocation]:
+        """Remove the item's pending locations and return them in the order they were added (one
+        statement: DELETE ... RETURNING)."""
         query = (
-            select(pending_locations)
+            delete(pending_locations)
             .where(pending_locations.c.content_id == content_id)
-            .order_by(pending_locations.c.id)
+            .returning(*pending_locations.c)
         )
-        return [_pending(r) for r in self.c.execute(query)]
+        return sorted((_pending(r) for r in self.c.execute(query)), key=lambda pending: pending.id)
 
-    def clear_pending(self, content_id: int) -> None:
-        self.c.execute(delete(pending_locations).where(pending_locations.c.content_id == content_id))
+    def placing(
+        self, parent_ids: Sequence[int], remote_ids: Sequence[str]
+    ) -> tuple[dict[int, Location], set[str]]:
+        """The locations ``parent_ids`` by id, and which of ``remote_ids`` a location has: what placing
+        new locations below those parents needs, in one query."""
+        if not parent_ids and not remote_ids:
+            return {}, set()
+        wanted = set(remote_ids)
+        query = _query().where(
+            or_(locations.c.id.in_(sorted(set(parent_ids))), locations.c.remote_id.in_(sorted(wanted)))
+        )
+        parents: dict[int, Location] = {}
+        taken: set[str] = set()
+        for row in self.c.execute(query):
+            if row.id in parent_ids:
+                parents[row.id] = location_of(row)
+            if row.remote_id in wanted:
+                taken.add(row.remote_id)
+        return parents, taken

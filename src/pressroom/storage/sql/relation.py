@@ -14,6 +14,9 @@ from pressroom.storage.sql.schema import content, field_definitions, relations
 
 DEFINED = 0
 _FROM_RICH_TEXT = (LINK, EMBED)
+# The relations a version's field values hold (field relations, rich text links and embeds), which every
+# save of the version replaces; COMMON relations, added by clients, are not among them.
+DERIVED = or_(relations.c.source_field_definition_id.is_not(None), relations.c.type.in_(_FROM_RICH_TEXT))
 
 
 def _relation(row: Any) -> Relation:
@@ -138,9 +141,7 @@ class SqlRelationGateway:
         field relations carry the definition, rich text LINK and EMBED relations none. Relations that
         stay keep their ids; COMMON relations, added by clients, are not touched."""
         wanted = dict.fromkeys(found)
-        derived = or_(
-            relations.c.source_field_definition_id.is_not(None), relations.c.type.in_(_FROM_RICH_TEXT)
-        )
+        derived = DERIVED
         current = self.c.execute(
             select(
                 relations.c.id,
