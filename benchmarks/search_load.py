@@ -7,6 +7,8 @@ parameters, and prints p50/p99 in milliseconds and the query plan of every state
 
 - children: ParentLocationId (a parent with 20,000 children) + ContentTypeIdentifier, newest first
 - small children: the same below a random folder of the fourth level (15 children)
+- children by name: the 15 and the 20,000 children by ContentName
+- metadata: DateMetadata (a 30-day window of publication dates), Visibility and ObjectStateIdentifier
 - full text: two words of middling frequency (each in a few percent of the items), by id and by Score
 - field range: Field price BETWEEN (a span of 5 in 1..1000), by id and cheapest first (Field sort)
 - aggregation: content types (term aggregation) in a subtree of about 10,000 items
@@ -32,7 +34,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from benchmarks.search_data import ADMIN, FANOUTS, Repository, Text, generate
+from benchmarks.search_data import ADMIN, FANOUTS, START, Repository, Text, generate
 from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggregation
@@ -57,6 +59,25 @@ def queries(repository: Repository, rng: random.Random) -> dict[str, Callable[[]
         criterion = q.LogicalAnd((q.ParentLocationId((parent,)), q.ContentTypeIdentifier(("story",))))
         return SearchQuery(filter=criterion, sort=(SortClause(SortKey.DATE_PUBLISHED, ascending=False),))
 
+    def small_children_by_name() -> SearchQuery:
+        parent = rng.choice(repository.level4_locations)
+        return SearchQuery(filter=q.ParentLocationId((parent,)), sort=(SortClause(SortKey.CONTENT_NAME),))
+
+    def children_by_name() -> SearchQuery:
+        criterion = q.ParentLocationId((repository.archive_location,))
+        return SearchQuery(filter=criterion, sort=(SortClause(SortKey.CONTENT_NAME),))
+
+    def metadata() -> SearchQuery:
+        start = START + rng.randrange(3 * 365 * 86400 - 30 * 86400)
+        criterion = q.LogicalAnd(
+            (
+                q.DateMetadata("published", "BETWEEN", (start, start + 30 * 86400)),
+                q.Visibility(True),
+                q.ObjectStateIdentifier(("not_locked",), "ez_lock"),
+            )
+        )
+        return SearchQuery(filter=criterion, sort=(SortClause(SortKey.DATE_PUBLISHED, ascending=False),))
+
     def full_text() -> SearchQuery:
         return SearchQuery(query=q.FullText(" ".join(rng.sample(words[30:300], 2))))
 
@@ -78,6 +99,9 @@ def queries(repository: Repository, rng: random.Random) -> dict[str, Callable[[]
     return {
         "children (20,000 below one parent) + type, newest first": children,
         "small children (15 below a parent) + type, newest first": small_children,
+        "small children (15 below a parent), by name": small_children_by_name,
+        "children (20,000 below one parent), by name": children_by_name,
+        "metadata: published in 30 days, visible, not locked": metadata,
         "full text, two words": full_text,
         "full text, two words, by score": full_text_by_score,
         "field range (price BETWEEN)": field_range,
