@@ -194,6 +194,9 @@ content = Table(
 )
 Index("ix_content_type", content.c.content_type_id)
 Index("ix_content_section", content.c.section_id)
+# DateMetadata criteria and date sort clauses: a range of publication or modification dates.
+Index("ix_content_published", content.c.published)
+Index("ix_content_modified", content.c.modified)
 
 content_versions = Table(
     "content_versions",
