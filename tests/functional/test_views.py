@@ -22,7 +22,7 @@ from tests.functional.content_types_support import field as field_definition
 from tests.functional.content_types_support import new_type
 from tests.functional.role_support import assign, main_path, make_group, make_role, make_user
 from tests.functional.support import unique
-from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
+from tests.helpers import EZ_PREFIX, PREFIX, Api, StatementCounter, media, xml
 
 VIEW_11 = media("ViewInput") + "; version=1.1"
 
@@ -451,3 +451,18 @@ def test_the_ez_dialect_answers_in_its_own_media_types(client: Any, data: Data) 
     hit = view["Result"]["searchHits"]["searchHit"][0]
     assert hit["_media-type"] == "application/vnd.ez.api.searchHit+json"
     assert hit["value"]["Content"]["_href"] == f"{EZ_PREFIX}/content/objects/{data.items[0]}"
+
+
+@pytest.mark.parametrize("kind", ["ContentQuery", "LocationQuery"])
+def test_statements_do_not_grow_with_the_hits(api: Api, data: Data, kind: str) -> None:
+    """A page of one hit and a page of three cost the same statements: hits are loaded and written in
+    batch, never one query per hit (the count is asked in both: each page is full)."""
+    criteria = {"ContentTypeIdCriterion": data.type_id}
+    search(api, {"Filter": criteria, "limit": 1}, kind)  # warm the per-process caches
+    counts = []
+    for limit in (1, 3):
+        with StatementCounter() as counter:
+            result = search(api, {"Filter": criteria, "limit": limit}, kind)
+        assert len(result["searchHits"]["searchHit"]) == limit and result["count"] == 3
+        counts.append(counter.count)
+    assert counts[0] == counts[1], counts

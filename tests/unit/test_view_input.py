@@ -214,6 +214,14 @@ def test_view_input_versions_and_query_settings() -> None:
     assert content.query.languages == ("ger-DE",) and not content.query.use_always_available
 
 
+def test_deprecated_criteria_merge_into_the_filter() -> None:
+    legacy = view({"identifier": "v", "ContentQuery": {"Criteria": {"ContentIdCriterion": 1}}})
+    assert legacy.query.filter == q.ContentId((1,))
+    both = {"Criteria": {"ContentIdCriterion": 1}, "Filter": {"SectionIdCriterion": 2}}
+    merged = view({"identifier": "v", "ContentQuery": both})
+    assert merged.query.filter == q.LogicalAnd((q.SectionId((2,)), q.ContentId((1,))))
+
+
 @pytest.mark.parametrize(
     ("data", "version", "named"),
     [

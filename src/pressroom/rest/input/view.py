@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.search import SearchQuery, SortClause, SortKey
 from pressroom.rest.input.aggregations import parse_aggregations
@@ -77,7 +78,7 @@ def parse_view_input(node: Node, version: str | None) -> ViewRequest:
         identifier,
         locations,
         SearchQuery(
-            filter=parse_criteria(body.data.get("Filter"), f"{body.where}.Filter"),
+            filter=_filter(body),
             query=parse_criteria(body.data.get("Query"), f"{body.where}.Query"),
             limit=_count(body, "limit", DEFAULT_LIMIT),
             offset=_count(body, "offset", 0),
@@ -87,6 +88,15 @@ def parse_view_input(node: Node, version: str | None) -> ViewRequest:
             use_always_available=True if always_available is None else always_available,
         ),
     )
+
+
+def _filter(body: Node) -> q.Criterion:
+    """``Filter``, with the criteria of the deprecated ``Criteria`` element (older clients) merged in, as
+    the reference merges them."""
+    data, criteria = body.data.get("Filter"), body.data.get("Criteria")
+    if isinstance(criteria, dict) and (data in (None, "") or isinstance(data, dict)):
+        data = {**(data or {}), **criteria}
+    return parse_criteria(data, f"{body.where}.Filter")
 
 
 def _count(body: Node, key: str, default: int) -> int:
