@@ -1,0 +1,119 @@
+"""POST /views end to end for the criteria compiled beside the core ones (metadata, location, user and
+state criteria) and the sort clauses by name and by field, on items the tests create."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.functional.content_support import content_info
+from tests.functional.test_views import Data, content_ids, data, found, search
+from tests.functional.tree_support import location
+from tests.helpers import Api, media
+
+__all__ = ["data"]  # the fixture, shared with test_views
+
+ADMIN_ID = 14
+
+
+def _location_of(api: Api, content_id: int) -> dict[str, Any]:
+    href: str = content_info(api, content_id)["MainLocation"]["_href"]
+    return location(api, href.split("/content/locations/", 1)[1])
+
+
+def test_remote_id_section_and_group_criteria(api: Api, data: Data) -> None:
+    _, two, three = data.items
+    remote = content_info(api, two)["_remoteId"]
+    assert found(api, {"ContentRemoteIdCriterion": remote}) == [two]
+    assert found(api, {"LocationRemoteIdCriterion": _location_of(api, three)["remoteId"]}) == [three]
+    folder_remote = location(api, data.folder)["remoteId"]
+    assert found(api, {"ParentLocationRemoteIdCriterion": folder_remote}) == data.items
+    typed = {"ContentTypeIdCriterion": data.type_id}
+    assert found(api, {**typed, "SectionIdentifierCriterion": "standard"}) == data.items
+    assert found(api, {**typed, "SectionIdentifierCriterion": "media"}) == []
+    assert found(api, {**typed, "ContentTypeGroupIdCriterion": 1}) == data.items
+    assert found(api, {**typed, "ContentTypeGroupIdCriterion": 2}) == []
+
+
+def test_name_visibility_sibling_and_container_criteria(api: Api, data: Data) -> None:
+    one, two, three = data.items
+    assert found(api, {"ContentNameCriterion": "beta*"}) == [two]
+    hidden = api.post(f"/content/objects/{one}/hide")
+    assert hidden.status_code == 204, hidden.text
+    typed = {"ContentTypeIdCriterion": data.type_id}
+    assert found(api, {**typed, "VisibilityCriterion": 1}) == [one]
+    assert found(api, {**typed, "VisibilityCriterion": 0}) == [two, three]
+    sibling_of_one = _location_of(api, one)["id"]
+    assert found(api, {"SiblingCriterion": sibling_of_one}) == [two, three]
+    below = {"ParentLocationIdCriterion": data.folder.rsplit("/", 1)[1]}
+    assert found(api, {"SubtreeCriterion": f"/{data.folder}/", "IsContainerCriterion": True}) == [
+        data.folder_id
+    ]
+    assert found(api, {**below, "IsContainerCriterion": "false"}) == data.items
+
+
+def test_user_criteria(api: Api, data: Data) -> None:
+    assert found(api, {"UserLoginCriterion": "admin"}) == [ADMIN_ID]
+    assert found(api, {"UserLoginCriterion": "adm*"}) == [ADMIN_ID]
+    assert found(api, {"UserEmailCriterion": "admin@link.invalid"}) == [ADMIN_ID]
+    assert found(api, {"UserIdCriterion": ADMIN_ID}) == [ADMIN_ID]
+    assert found(
+        api, {"ContentIdCriterion": f"{ADMIN_ID},{data.items[0]}", "IsUserBasedCriterion": True}
+    ) == [ADMIN_ID]
+    assert found(api, {"UserIdCriterion": ADMIN_ID, "IsUserEnabledCriterion": True}) == [ADMIN_ID]
+    typed = {"ContentTypeIdCriterion": data.type_id}
+    owned = {"UserMetadataCriterion": {"Target": "owner", "Value": ADMIN_ID}}
+    assert found(api, {**typed, **owned}) == data.items
+    assert found(api, {**typed, "UserMetadataCriterion": {"Target": "modifier", "Value": "10"}}) == []
+
+
+def test_date_and_state_criteria(api: Api, data: Data) -> None:
+    typed = {"ContentTypeIdCriterion": data.type_id}
+    after = {"Target": "created", "Operator": "GT", "Value": 1_000_000_000}
+    assert found(api, {**typed, "DateMetadataCriterion": after}) == data.items
+    before = {"Target": "published", "Operator": "LT", "Value": "1000000000"}
+    assert found(api, {**typed, "DateMetadataCriterion": before}) == []
+    assert found(api, {**typed, "ObjectStateIdCriterion": 1}) == data.items  # not_locked: the default
+    locked = {"ObjectStateIdentifierCriterion": {"value": "locked", "target": "ez_lock"}}
+    assert found(api, {**typed, **locked}) == []
+    unlocked = {"ObjectStateIdentifierCriterion": {"value": "not_locked", "target": ""}}
+    assert found(api, {**typed, **unlocked}) == data.items
+
+
+def test_bookmarked_locations(api: Api, data: Data) -> None:
+    two = _location_of(api, data.items[1])
+    response = api.post(f"/bookmark/{two['id']}")
+    assert response.status_code == 201, response.text
+    query = {"Filter": {"IsBookmarkedCriterion": True, "SubtreeCriterion": f"/{data.folder}/"}}
+    hits = search(api, query, "LocationQuery")["searchHits"]["searchHit"]
+    assert [hit["value"]["Location"]["id"] for hit in hits] == [two["id"]]
+
+
+def test_sort_by_name_and_by_field(api: Api, data: Data) -> None:
+    criteria = {"ContentTypeIdCriterion": data.type_id}
+    by_name = search(api, {"Filter": criteria, "SortClauses": {"ContentName": "descending"}})
+    assert content_ids(by_name) == list(reversed(data.items))  # gamma, beta, alpha
+    by_field = {"Field": {"identifier": f"{data.type_identifier}/rank", "direction": "descending"}}
+    assert content_ids(search(api, {"Filter": criteria, "SortClauses": by_field})) == list(
+        reversed(data.items)
+    )
+    long_form = {
+        "Field": {
+            "contentTypeIdentifier": data.type_identifier,
+            "fieldDefinitionIdentifier": "title",
+            "direction": "ascending",
+        }
+    }
+    assert content_ids(search(api, {"Filter": criteria, "SortClauses": long_form})) == data.items
+    response = api.post(
+        "/views",
+        body=(
+            "<ViewInput><identifier>x</identifier><ContentQuery><Filter>"
+            f"<ContentTypeIdCriterion>{data.type_id}</ContentTypeIdCriterion></Filter><SortClauses>"
+            f'<Field identifier="{data.type_identifier}/rank">descending</Field>'
+            "</SortClauses></ContentQuery></ViewInput>"
+        ),
+        content_type=media("ViewInput", "xml") + "; version=1.1",
+        accept=media("View"),
+    )
+    assert response.status_code == 200, response.text
+    assert content_ids(response.json()["View"]["Result"]) == list(reversed(data.items))
