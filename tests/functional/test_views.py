@@ -424,7 +424,17 @@ def test_aggregations_in_xml_end_to_end(api: Api, data: Data) -> None:
     )
     response = post_view(api, body, fmt="xml", accept="xml")
     assert response.status_code == 200, response.text
-    aggregation = xml(response).find("Result/aggregations")
+    root = xml(response)
+    hits = root.findall("Result/searchHits/searchHit")
+    assert len(hits) == 3
+    location = hits[0].find("value/Location")
+    assert (
+        location.get("media-type") == media("Location", "xml") and location.find("explicitlyHidden") is None
+    )
+    content = location.find("ContentInfo/Content")
+    assert content.get("media-type") == media("Content", "xml")
+    assert content.find("CurrentVersion/Version/Fields/field") is not None
+    aggregation = root.find("Result/aggregations")
     assert aggregation.get("media-type") == media("TermAggregationResult", "xml")
     assert aggregation.findtext("name") == "sections"
     assert aggregation.find("entries/key/Section").findtext("identifier") == "standard"
