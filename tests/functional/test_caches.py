@@ -165,11 +165,11 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
     # is read back.
     assert sent(creating) == 6, creating.statements
     assert creating.statements[-5].startswith("INSERT INTO content "), creating.statements
-    # Publishing: the item locked with the version and the caller; the fields; the versions' states;
+    # Publishing: the item locked with the version, its fields and the caller; the versions' states;
     # the search index (field rows and text; a republish also deletes rows); the pending location taken,
-    # its parent, the location inserted and its path set; the item's row; the URL alias (the key looked
+    # its parent, the location inserted with its path; the item's row; the URL alias (the key looked
     # up, a node, the entry).
-    assert sent(publishing) == 13, publishing.statements
+    assert sent(publishing) == 11, publishing.statements
 
 
 def sent(counter: StatementCounter) -> int:

@@ -111,6 +111,16 @@ class Field:
 
 
 @dataclass(frozen=True, slots=True)
+class LockedVersion:
+    """What a writer working on one version of an item reads in one statement, the item locked."""
+
+    info: ContentInfo
+    version: VersionInfo | None  # None: the item has no such version
+    stored_relations: bool  # the version holds relations derived from its field values
+    fields: list[Field]
+
+
+@dataclass(frozen=True, slots=True)
 class Relation:
     id: int
     source_content_id: int

@@ -16,6 +16,7 @@ from pressroom.domain.content import (
     VERSION_STATUS_CODES,
     ContentInfo,
     Field,
+    LockedVersion,
     NewContent,
     NewVersion,
     Relation,
@@ -68,16 +69,15 @@ def lock_content(tx: Tx, content_id: int) -> ContentInfo:
     return found(tx.content.lock(content_id), "Content", content_id)
 
 
-def lock_version(tx: Tx, content_id: int, version_no: int) -> tuple[ContentInfo, VersionInfo, bool]:
-    """``lock_content`` with a version of the item (NotFound for either) and whether that version holds
-    relations derived from its fields, in one statement."""
+def lock_version(tx: Tx, content_id: int, version_no: int) -> tuple[LockedVersion, VersionInfo]:
+    """``lock_content`` with a version of the item (NotFound for either), whether that version holds
+    relations derived from its fields, and its fields, in one statement."""
     locked = tx.content.lock_version(content_id, version_no)
     if locked is None:
         raise NotFound.of("Content", content_id)
-    info, version, stored_relations = locked
-    if version is None:
+    if locked.version is None:
         raise _no_version(content_id, version_no)
-    return info, version, stored_relations
+    return locked, locked.version
 
 
 def _no_version(content_id: int, version_no: int) -> NotFound:
@@ -321,17 +321,18 @@ def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now
 
 
 def publish(
-    tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime, *, stored_relations: bool = True
+    tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime, locked: LockedVersion | None = None
 ) -> None:
     """Publish a draft: the published version is archived, pending locations become real locations,
     field relations are recorded, the URL aliases of every location follow the new names. Raises
     Forbidden for a version that is not a draft, and ContentValidationError when a required field is
-    empty. ``stored_relations``: False when the caller knows the version holds no relations derived
-    from its fields (then none need replacing)."""
+    empty. ``locked``: the version's fields and whether it holds derived relations, when the caller
+    read them with its lock (see ``lock_version``)."""
     if not version.is_draft:
         raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
     content_type = get_content_type(tx, info.content_type_id)
-    fields = tx.content.load_fields(info.id, version.version_no)
+    fields = locked.fields if locked else tx.content.load_fields(info.id, version.version_no)
+    stored_relations = locked.stored_relations if locked else True
     check_required(content_type, info.main_language_code, fields)
     sync_account(tx, content_type, info, version.version_no, fields)
     tx.content.publish_version(info.id, version.version_no, now)

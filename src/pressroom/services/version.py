@@ -142,11 +142,13 @@ class VersionService:
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
         with write_releasing_files(self.store, self.files) as tx:
-            # one statement: the item locked, the version, whether it holds field relations, the caller
-            info, version, stored_relations = lock_version(tx, content_id, version_no)
+            # one statement: the item locked, the version with its fields and whether it holds field
+            # relations, the caller's account and access stamp
+            locked, version = lock_version(tx, content_id, version_no)
+            info = locked.info
             check_version_readable(self.permissions, user, tx, info, version)
             require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
-            publish(tx, info, version, now(), stored_relations=stored_relations)
+            publish(tx, info, version, now(), locked)
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the

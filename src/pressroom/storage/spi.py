@@ -15,6 +15,7 @@ from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
     Field,
+    LockedVersion,
     NewContent,
     NewVersion,
     Relation,
@@ -166,11 +167,9 @@ class ContentGateway(Protocol):
         """The item, locked against other writers until the transaction ends (waits for the lock)."""
         ...
 
-    def lock_version(
-        self, content_id: int, version_no: int
-    ) -> tuple[ContentInfo, VersionInfo | None, bool] | None:
-        """``lock``, with one version of the item (None if it has none such) and whether that version
-        holds relations derived from its field values, in one statement."""
+    def lock_version(self, content_id: int, version_no: int) -> LockedVersion | None:
+        """``lock``, with one version of the item (None if it has none such), whether that version
+        holds relations derived from its field values, and its fields, in one statement."""
         ...
 
     def at_locations(self, location_ids: Sequence[int]) -> dict[int, tuple[Location, ContentInfo | None]]:

@@ -43,6 +43,7 @@ from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
     Field,
+    LockedVersion,
     NewContent,
     NewVersion,
     VersionInfo,
@@ -98,6 +99,7 @@ def _info(row: Any) -> ContentInfo:
 
 _VERSION_COLUMNS = tuple(column.name for column in content_versions.c)
 _PLACE_NAMES = (*(column.name for column in locations.c), "child_count")
+_FIELD_NAMES = (*(column.name for column in content_fields.c), "identifier")
 
 
 def _version(row: Any) -> VersionInfo:
@@ -242,10 +244,32 @@ def _locking(from_clause: Any, *columns: Any) -> Select[Any]:
 
 
 _LOCK_FOR_CALLER = _locking(with_caller(_INFO_FROM), *CALLER_COLUMNS, *ACCESS_COLUMNS)
-_LOCK_VERSION = _locking(_WANTED_FROM, *_WANTED_COLUMNS)
-_LOCK_VERSION_FOR_CALLER = _locking(
-    with_caller(_WANTED_FROM), *_WANTED_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
+# ... and the version's fields, one row each (a single row when it has none), as ``_FIELDS`` orders them.
+# Two flat outer joins: a nested ``LEFT JOIN (content_fields JOIN field_definitions)`` made SQLite
+# materialise the inner join over every field row of every item. A field row whose definition is not a
+# defined one comes with a NULL identifier and is left out, as ``_FIELDS``' inner join leaves it out.
+_WANTED_FIELDS_FROM = _WANTED_FROM.outerjoin(
+    content_fields,
+    and_(
+        content_fields.c.content_id == content.c.id,
+        content_fields.c.version_no == bindparam("version_no"),
+    ),
+).outerjoin(
+    field_definitions,
+    and_(
+        field_definitions.c.id == content_fields.c.field_definition_id,
+        field_definitions.c.status == DEFINED,
+    ),
 )
+_FIELD_COLUMNS = (
+    *(column.label(f"f_{column.name}") for column in content_fields.c),
+    field_definitions.c.identifier.label("f_identifier"),
+)
+_FIELD_ORDER = (field_definitions.c.position, field_definitions.c.id, content_fields.c.language_code)
+_LOCK_VERSION = _locking(_WANTED_FIELDS_FROM, *_WANTED_COLUMNS, *_FIELD_COLUMNS).order_by(*_FIELD_ORDER)
+_LOCK_VERSION_FOR_CALLER = _locking(
+    with_caller(_WANTED_FIELDS_FROM), *_WANTED_COLUMNS, *_FIELD_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
+).order_by(*_FIELD_ORDER)
 _INFO_BY_IDS = _info_query().where(content.c.id.in_(bindparam("ids", expanding=True)))
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
@@ -267,6 +291,25 @@ _FIELDS_QUERY = (
 _FIELDS = _FIELDS_QUERY.where(
     content_fields.c.content_id == bindparam("content_id"),
     content_fields.c.version_no == bindparam("version_no"),
+)
+
+
+# Writes every create or publish runs, built once (building a statement cost more than running it).
+_INSERT_CONTENT = insert(content).returning(content.c.id)
+_INSERT_VERSION = insert(content_versions).returning(content_versions.c.id)
+_INSERT_FIELDS = insert(content_fields)
+_WRITE = update(content).where(content.c.id == bindparam("item_id")).values(revision=content.c.revision + 1)
+_chosen = content_versions.c.version_no == bindparam("publish_version_no")
+_PUBLISH_VERSION = (
+    update(content_versions)
+    .where(
+        content_versions.c.content_id == bindparam("item_id"),
+        or_(_chosen, content_versions.c.status == VERSION_STATUS_CODES[PUBLISHED]),
+    )
+    .values(
+        status=case((_chosen, VERSION_STATUS_CODES[PUBLISHED]), else_=VERSION_STATUS_CODES["ARCHIVED"]),
+        modified=case((_chosen, bindparam("publish_at")), else_=content_versions.c.modified),
+    )
 )
 
 
@@ -319,37 +362,40 @@ class SqlContentGateway:
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it); the
         same statement confirms the request's caller and reads its access stamp and the cache epoch."""
-        row = self._locked(_LOCK_BY_ID, _LOCK_FOR_CALLER, {"content_id": content_id})
-        return _info(row) if row else None
+        rows = self._locked(_LOCK_BY_ID, _LOCK_FOR_CALLER, {"content_id": content_id})
+        return _info(rows[0]) if rows else None
 
-    def lock_version(
-        self, content_id: int, version_no: int
-    ) -> tuple[ContentInfo, VersionInfo | None, bool] | None:
-        """:meth:`lock`, with version ``version_no`` of the item (None when it has none such) and whether
-        that version holds relations derived from its fields, in the same statement."""
+    def lock_version(self, content_id: int, version_no: int) -> LockedVersion | None:
+        """:meth:`lock`, with version ``version_no`` of the item (None when it has none such), whether
+        that version holds relations derived from its fields, and its fields, in the same statement."""
         params = {"content_id": content_id, "version_no": version_no}
-        row = self._locked(_LOCK_VERSION, _LOCK_VERSION_FOR_CALLER, params)
-        if row is None:
+        rows = self._locked(_LOCK_VERSION, _LOCK_VERSION_FOR_CALLER, params)
+        if not rows:
             return None
-        version = None
-        if row.w_id is not None:
-            columns = {name: getattr(row, f"w_{name}") for name in _VERSION_COLUMNS}
-            version = _version(SimpleNamespace(**columns))
-        return _info(row), version, bool(row.w_derived)
+        row = rows[0]
+        if row.w_id is None:
+            return LockedVersion(_info(row), None, False, [])
+        version = _version(SimpleNamespace(**{name: getattr(row, f"w_{name}") for name in _VERSION_COLUMNS}))
+        fields = [
+            _field(SimpleNamespace(**{name: getattr(r, f"f_{name}") for name in _FIELD_NAMES}))
+            for r in rows
+            if r.f_id is not None and r.f_identifier is not None
+        ]
+        return LockedVersion(_info(row), version, bool(row.w_derived), fields)
 
-    def _locked(self, plain: Select[Any], for_caller: Select[Any], params: dict[str, Any]) -> Any:
+    def _locked(self, plain: Select[Any], for_caller: Select[Any], params: dict[str, Any]) -> Sequence[Any]:
         caller = current_caller()
         if caller is None:
-            row = self.c.execute(plain, params).first()
+            rows = self.c.execute(plain, params).all()
         else:
-            row = self.c.execute(for_caller, {**params, **caller_params(caller)}).first()
-        if row is None:
-            return None
+            rows = self.c.execute(for_caller, {**params, **caller_params(caller)}).all()
+        if not rows:
+            return rows
         if caller is not None:
-            take_caller(caller, row)
-            caller.access_stamp = access_stamp(row)
-        self.cache.saw_epoch(row.cache_epoch)
-        return row
+            take_caller(caller, rows[0])
+            caller.access_stamp = access_stamp(rows[0])
+        self.cache.saw_epoch(rows[0].cache_epoch)
+        return rows
 
     def at_locations(self, location_ids: Sequence[int]) -> dict[int, tuple[Location, ContentInfo | None]]:
         """Locations by id with their content (None for the virtual root), in one query that also
@@ -399,23 +445,22 @@ class SqlContentGateway:
         counter already stands at 1."""
         return int(
             self.c.execute(
-                insert(content)
-                .values(
-                    content_type_id=new.content_type_id,
-                    section_id=new.section_id,
-                    owner_id=new.owner_id,
-                    remote_id=new.remote_id,
-                    main_language_code=new.main_language_code,
-                    always_available=new.always_available,
-                    status=CONTENT_STATUS_CODES["DRAFT"],
-                    is_hidden=False,
-                    current_version_no=1,
-                    version_counter=1,
-                    modified=ts(new.modification_date),
-                    published=None,
-                    revision=1,
-                )
-                .returning(content.c.id)
+                _INSERT_CONTENT,
+                {
+                    "content_type_id": new.content_type_id,
+                    "section_id": new.section_id,
+                    "owner_id": new.owner_id,
+                    "remote_id": new.remote_id,
+                    "main_language_code": new.main_language_code,
+                    "always_available": new.always_available,
+                    "status": CONTENT_STATUS_CODES["DRAFT"],
+                    "is_hidden": False,
+                    "current_version_no": 1,
+                    "version_counter": 1,
+                    "modified": ts(new.modification_date),
+                    "published": None,
+                    "revision": 1,
+                },
             ).scalar_one()
         )
 
@@ -495,11 +540,9 @@ class SqlContentGateway:
         self._write(content_id, current_version_no=version_no)
 
     def _write(self, content_id: int, **values: Any) -> None:
-        self.c.execute(
-            update(content)
-            .where(content.c.id == content_id)
-            .values(revision=content.c.revision + 1, **values)
-        )
+        """Set ``values`` (column: value) and bump the revision: one prebuilt UPDATE, the parameters
+        naming the columns it sets."""
+        self.c.execute(_WRITE, {"item_id": content_id, **values})
 
     def delete(self, content_ids: Sequence[int]) -> None:
         """Remove items with their versions, fields, relations and pending locations (cascades). The
@@ -529,19 +572,18 @@ class SqlContentGateway:
 
     def create_version(self, new: NewVersion) -> VersionInfo:
         version_id = self.c.execute(
-            insert(content_versions)
-            .values(
-                content_id=new.content_id,
-                version_no=new.version_no,
-                status=VERSION_STATUS_CODES["DRAFT"],
-                creator_id=new.creator_id,
-                created=ts(new.creation_date),
-                modified=ts(new.creation_date),
-                initial_language_code=new.initial_language_code,
-                language_codes=",".join(new.language_codes),
-                names=dumps(new.names),
-            )
-            .returning(content_versions.c.id)
+            _INSERT_VERSION,
+            {
+                "content_id": new.content_id,
+                "version_no": new.version_no,
+                "status": VERSION_STATUS_CODES["DRAFT"],
+                "creator_id": new.creator_id,
+                "created": ts(new.creation_date),
+                "modified": ts(new.creation_date),
+                "initial_language_code": new.initial_language_code,
+                "language_codes": ",".join(new.language_codes),
+                "names": dumps(new.names),
+            },
         ).scalar_one()
         return VersionInfo(
             id=version_id,
@@ -614,19 +656,8 @@ class SqlContentGateway:
     def publish_version(self, content_id: int, version_no: int, now: datetime) -> None:
         """Version ``version_no`` becomes the published one (modified ``now``) and the one published until
         now, if any, is archived: one statement."""
-        chosen = content_versions.c.version_no == version_no
         self.c.execute(
-            update(content_versions)
-            .where(
-                content_versions.c.content_id == content_id,
-                or_(chosen, content_versions.c.status == VERSION_STATUS_CODES[PUBLISHED]),
-            )
-            .values(
-                status=case(
-                    (chosen, VERSION_STATUS_CODES[PUBLISHED]), else_=VERSION_STATUS_CODES["ARCHIVED"]
-                ),
-                modified=case((chosen, ts(now)), else_=content_versions.c.modified),
-            )
+            _PUBLISH_VERSION, {"item_id": content_id, "publish_version_no": version_no, "publish_at": ts(now)}
         )
 
     def delete_version(self, content_id: int, version_no: int) -> None:
@@ -694,7 +725,7 @@ class SqlContentGateway:
             for f in fields
         ]
         if rows:
-            self.c.execute(insert(content_fields), rows)
+            self.c.execute(_INSERT_FIELDS, rows)
         self.released_files -= {row["file_id"] for row in rows}  # kept by the new rows: still referenced
 
     def _delete_fields(self, condition: ColumnElement[bool]) -> None:

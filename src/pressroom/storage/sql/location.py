@@ -13,11 +13,17 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     ColumnElement,
     Connection,
     FromClause,
+    Integer,
     Select,
+    String,
     and_,
+    bindparam,
+    cast,
+    column,
     delete,
     exists,
     false,
@@ -26,6 +32,7 @@ from sqlalchemy import (
     literal,
     or_,
     select,
+    table,
     true,
     update,
 )
@@ -113,6 +120,59 @@ def _query(readable: Criterion = MatchAll()) -> Select[Any]:  # noqa: B008 - cri
     return select(locations, child_count(readable))
 
 
+_sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
+
+
+def _next_id(dialect: str) -> Any:
+    """The id the database gives the next location row, as an expression: PostgreSQL's serial
+    sequence; on SQLite (AUTOINCREMENT) one more than the largest id ever used, which is what it would
+    pick itself, and safe because its writers run one at a time (BEGIN IMMEDIATE)."""
+    if dialect == "postgresql":
+        return func.nextval(func.pg_get_serial_sequence("locations", "id"))
+    used = select(_sqlite_sequence.c.seq).where(_sqlite_sequence.c.name == "locations").scalar_subquery()
+    largest = select(func.max(locations.c.id)).scalar_subquery()
+    return func.max(func.coalesce(used, 0), func.coalesce(largest, 0)) + 1
+
+
+@lru_cache(maxsize=2)
+def _insert_location(dialect: str) -> Any:
+    """INSERT of a location whose path, ending with its new id, is written with the row (built once
+    per dialect; the parameters are named ``new_*``)."""
+    new = select(_next_id(dialect).label("id")).subquery("new")
+    columns = {
+        "id": new.c.id,
+        "parent_id": bindparam("new_parent_id", type_=Integer),
+        "content_id": bindparam("new_content_id", type_=Integer),
+        "path_string": bindparam("new_parent_path", type_=String) + cast(new.c.id, String) + literal("/"),
+        "depth": bindparam("new_depth", type_=Integer),
+        "priority": bindparam("new_priority", type_=Integer),
+        "hidden": bindparam("new_hidden", type_=Boolean),
+        "invisible": bindparam("new_invisible", type_=Boolean),
+        "remote_id": bindparam("new_remote_id", type_=String),
+        "sort_field": bindparam("new_sort_field", type_=Integer),
+        "sort_order": bindparam("new_sort_order", type_=Integer),
+    }
+    return (
+        insert(locations)
+        .from_select(list(columns), select(*columns.values()).select_from(new))
+        .returning(locations.c.id)
+    )
+
+
+_TAKE_PENDING = (
+    delete(pending_locations)
+    .where(pending_locations.c.content_id == bindparam("pending_content_id"))
+    .returning(*pending_locations.c)
+)
+_INSERT_PENDING = insert(pending_locations)
+_PLACING = _query().where(
+    or_(
+        locations.c.id.in_(bindparam("parent_ids", expanding=True)),
+        locations.c.remote_id.in_(bindparam("remote_ids", expanding=True)),
+    )
+)
+
+
 class SqlLocationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
@@ -134,8 +194,8 @@ class SqlLocationGateway:
         return location_of(row) if row else None
 
     def remote_id_taken(self, remote_id: str) -> bool:
-        for table in (locations, pending_locations):
-            if self.c.execute(select(table.c.id).where(table.c.remote_id == remote_id)).first():
+        for holder in (locations, pending_locations):
+            if self.c.execute(select(holder.c.id).where(holder.c.remote_id == remote_id)).first():
                 return True
         return False
 
@@ -193,28 +253,24 @@ class SqlLocationGateway:
 
     # -- writes --------------------------------------------------------------------------------------
     def create(self, content_id: int, parent: Location, struct: LocationCreate, invisible: bool) -> Location:
-        """Insert a location below ``parent``; ``struct`` carries resolved values (remote id, sort)."""
+        """Insert a location below ``parent``; ``struct`` carries resolved values (remote id, sort). One
+        statement: the path, which ends with the new id, is written with the row."""
         assert struct.remote_id is not None and struct.sort_field and struct.sort_order
-        location_id = int(
-            self.c.execute(
-                insert(locations)
-                .values(
-                    parent_id=parent.id,
-                    content_id=content_id,
-                    path_string="",
-                    depth=parent.depth + 1,
-                    priority=struct.priority,
-                    hidden=struct.hidden,
-                    invisible=invisible,
-                    remote_id=struct.remote_id,
-                    sort_field=SORT_FIELDS[struct.sort_field],
-                    sort_order=SORT_ORDERS[struct.sort_order],
-                )
-                .returning(locations.c.id)
-            ).scalar_one()
-        )
+        params = {
+            "new_parent_id": parent.id,
+            "new_content_id": content_id,
+            "new_parent_path": parent.path_string,
+            "new_depth": parent.depth + 1,
+            "new_priority": struct.priority,
+            "new_hidden": struct.hidden,
+            "new_invisible": invisible,
+            "new_remote_id": struct.remote_id,
+            "new_sort_field": SORT_FIELDS[struct.sort_field],
+            "new_sort_order": SORT_ORDERS[struct.sort_order],
+        }
+        statement = _insert_location(self.c.dialect.name)
+        location_id = int(self.c.execute(statement, params).scalar_one())
         path = f"{parent.path_string}{location_id}/"
-        self.c.execute(update(locations).where(locations.c.id == location_id).values(path_string=path))
         return Location(  # as stored: not read back
             id=location_id,
             parent_id=parent.id,
@@ -354,26 +410,23 @@ class SqlLocationGateway:
     def add_pending(self, content_id: int, struct: LocationCreate) -> None:
         assert struct.remote_id is not None and struct.sort_field and struct.sort_order
         self.c.execute(
-            insert(pending_locations).values(
-                content_id=content_id,
-                parent_id=struct.parent_id,
-                priority=struct.priority,
-                hidden=struct.hidden,
-                remote_id=struct.remote_id,
-                sort_field=SORT_FIELDS[struct.sort_field],
-                sort_order=SORT_ORDERS[struct.sort_order],
-            )
+            _INSERT_PENDING,
+            {
+                "content_id": content_id,
+                "parent_id": struct.parent_id,
+                "priority": struct.priority,
+                "hidden": struct.hidden,
+                "remote_id": struct.remote_id,
+                "sort_field": SORT_FIELDS[struct.sort_field],
+                "sort_order": SORT_ORDERS[struct.sort_order],
+            },
         )
 
     def take_pending(self, content_id: int) -> list[PendingLocation]:
         """Remove the item's pending locations and return them in the order they were added (one
         statement: DELETE ... RETURNING)."""
-        query = (
-            delete(pending_locations)
-            .where(pending_locations.c.content_id == content_id)
-            .returning(*pending_locations.c)
-        )
-        return sorted((_pending(r) for r in self.c.execute(query)), key=lambda pending: pending.id)
+        rows = self.c.execute(_TAKE_PENDING, {"pending_content_id": content_id})
+        return sorted((_pending(r) for r in rows), key=lambda pending: pending.id)
 
     def placing(
         self, parent_ids: Sequence[int], remote_ids: Sequence[str]
@@ -383,12 +436,10 @@ class SqlLocationGateway:
         if not parent_ids and not remote_ids:
             return {}, set()
         wanted = set(remote_ids)
-        query = _query().where(
-            or_(locations.c.id.in_(sorted(set(parent_ids))), locations.c.remote_id.in_(sorted(wanted)))
-        )
+        params = {"parent_ids": sorted(set(parent_ids)), "remote_ids": sorted(wanted)}
         parents: dict[int, Location] = {}
         taken: set[str] = set()
-        for row in self.c.execute(query):
+        for row in self.c.execute(_PLACING, params):
             if row.id in parent_ids:
                 parents[row.id] = location_of(row)
             if row.remote_id in wanted:

@@ -9,6 +9,7 @@ revision that created the index, the benchmark's bulk load), a batch at a time.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import islice
 from typing import Any
 
@@ -57,16 +58,23 @@ class SqlSearchIndexGateway:
             )
         rows = [_row(item.content_id, row) for item in items for row in item.rows]
         if rows:
-            self.c.execute(insert(field_index), rows)
-        dialect = postgresql if self.c.dialect.name == "postgresql" else sqlite
-        upsert = dialect.insert(search_text)
-        self.c.execute(
-            upsert.on_conflict_do_update(index_elements=["content_id"], set_={"body": upsert.excluded.body}),
-            [{"content_id": item.content_id, "body": item.text} for item in items],
-        )
+            self.c.execute(_INSERT_ROWS, rows)
+        texts = [{"content_id": item.content_id, "body": item.text} for item in items]
+        self.c.execute(_put_text(self.c.dialect.name), texts if len(texts) > 1 else texts[0])
 
     def reindex_type(self, content_type_id: int) -> int:
         return rebuild(self.c, content_type_id)
+
+
+_INSERT_ROWS = insert(field_index)
+
+
+@lru_cache(maxsize=2)
+def _put_text(dialect_name: str) -> Any:
+    """The upsert of an item's text, built once per dialect."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    upsert = dialect.insert(search_text)
+    return upsert.on_conflict_do_update(index_elements=["content_id"], set_={"body": upsert.excluded.body})
 
 
 def _batches(ids: Iterable[int]) -> Iterator[list[int]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Connection, func, insert, select, update
+from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from pressroom.storage.sql.schema import sequences
 
@@ -12,14 +12,18 @@ def next_value(connection: Connection, name: str) -> int:
     return reserve(connection, name, 1)
 
 
+# Built once: every create takes field ids, every first publish a URL alias node.
+_RESERVE = (
+    update(sequences)
+    .where(sequences.c.name == bindparam("sequence_name"))
+    .values(value=sequences.c.value + bindparam("sequence_count"))
+    .returning(sequences.c.value)
+)
+
+
 def reserve(connection: Connection, name: str, count: int) -> int:
     """Take the next ``count`` values of counter ``name`` in one statement; returns the last of them."""
-    result = connection.execute(
-        update(sequences)
-        .where(sequences.c.name == name)
-        .values(value=sequences.c.value + count)
-        .returning(sequences.c.value)
-    ).scalar()
+    result = connection.execute(_RESERVE, {"sequence_name": name, "sequence_count": count}).scalar()
     if result is not None:
         return int(result)
     connection.execute(insert(sequences).values(name=name, value=count))

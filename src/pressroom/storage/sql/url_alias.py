@@ -15,6 +15,7 @@ NODE_SEQUENCE = "url_alias_node"
 _T = url_aliases.c
 _BY_KEY = select(url_aliases).where(_T.parent == bindparam("parent"), _T.text_md5 == bindparam("md5"))
 _ORDER = (_T.parent, _T.text)
+_INSERT = insert(url_aliases)
 
 
 def _entry(row: Any) -> AliasEntry:
@@ -103,9 +104,7 @@ class SqlUrlAliasGateway:
 
     def insert(self, entry: AliasEntry) -> None:
         """Insert an entry whose key is known to be free."""
-        self.c.execute(
-            insert(url_aliases).values(parent=entry.parent, text_md5=entry.text_md5, **_values(entry))
-        )
+        self.c.execute(_INSERT, {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)})
 
     def delete(self, keys: Sequence[tuple[int, str]]) -> None:
         if keys:
