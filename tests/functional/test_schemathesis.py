@@ -13,6 +13,9 @@ import httpx
 
 from tests.conftest import running_server
 
+# Stored views answer 501 by design, as the reference does (endpoints-content.tsv); the check that any 5xx is
+# a bug would flag them, so they are left out here and tested in test_views.py.
+NOT_IMPLEMENTED = r"^view\.(list|load|results)$"  # operation ids: the route names
 CHECKS = (
     "not_a_server_error",
     "status_code_conformance",
@@ -50,6 +53,8 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
                 "--request-timeout",
                 "10",
                 "--no-color",
+                "--exclude-operation-id-regex",
+                NOT_IMPLEMENTED,
             ],
             cwd=tmp_path,
             capture_output=True,
@@ -62,5 +67,10 @@ def test_schemathesis_finds_nothing(tmp_path: Path) -> None:
     generated = re.search(r"(\d+) generated", output)
     assert generated is not None, output[-5_000:]
     assert 1_000 <= int(generated.group(1)) <= 6_000, output[-5_000:]  # bounded, and a real run
-    operations = sum(len(item) for item in spec["paths"].values())
+    operations = sum(
+        1
+        for item in spec["paths"].values()
+        for operation in item.values()
+        if isinstance(operation, dict) and not re.match(NOT_IMPLEMENTED, operation.get("operationId", ""))
+    )
     assert f"Tested: {operations}" in output, output[-5_000:]  # every operation was tried

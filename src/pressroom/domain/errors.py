@@ -79,6 +79,10 @@ class MethodNotAllowed(PressroomError):
         self.allowed = tuple(allowed)
 
 
+class NotImplementedHere(PressroomError):
+    """An operation the API names but the reference does not implement either (501)."""
+
+
 class PayloadTooLarge(PressroomError):
     """The request body exceeds the configured limit."""
 

@@ -24,6 +24,7 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.UnsupportedMediaType, 415),
     (e.RangeNotSatisfiable, 416),
     (e.TooManyRequests, 429),
+    (e.NotImplementedHere, 501),
     (e.Unavailable, 503),
 ]
 

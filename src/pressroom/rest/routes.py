@@ -213,6 +213,11 @@ ROUTES: list[Route] = [
     ),
     # search views (stored views, GET /views/{identifier}, are not implemented by the reference either)
     make_route("POST", "/views", vi.create_view, "view.create", accepts="ViewInput", errors=(404,)),
+    make_route("GET", "/views", vi.stored_views, "view.list", errors=(501,), responses={}),
+    make_route("GET", "/views/{viewId}", vi.stored_views, "view.load", errors=(501,), responses={}),
+    make_route(
+        "GET", "/views/{viewId}/results", vi.stored_views, "view.results", errors=(501,), responses={}
+    ),
     make_route(
         "POST",
         "/content/views",

@@ -2,11 +2,14 @@
 /content/views`` does the same under 301 with Location /views, as the reference does.
 
 Stored views (``GET /views``, ``/views/{identifier}`` and its ``/results``) are not implemented by the
-reference (it answers 501); they have no route here: GET /views is a 405 (POST only), the others 404. The
+reference, which answers them 501 with an ErrorMessage (endpoints-content.tsv); so does this server. The
 View's hrefs still name them, as the reference's do."""
 
 from __future__ import annotations
 
+from typing import NoReturn
+
+from pressroom.domain.errors import NotImplementedHere
 from pressroom.rest.input.view import parse_view_input
 from pressroom.rest.media import parse_media_type
 from pressroom.rest.output.view import View
@@ -33,3 +36,8 @@ def create_view(req: RestRequest) -> View:
 def create_view_deprecated(req: RestRequest) -> WithHeaders:
     """Deprecated alias of POST /views: the same View, under 301 with Location /views."""
     return WithHeaders(_run(req), status=301, headers={"Location": req.url("view.create")})
+
+
+def stored_views(req: RestRequest, viewId: str | None = None) -> NoReturn:
+    """Stored views: named by the API and by every View's hrefs, implemented by neither (501)."""
+    raise NotImplementedHere("Stored views are not implemented; run a search with POST /views")
