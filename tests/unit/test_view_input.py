@@ -16,7 +16,7 @@ from pressroom.domain.search import (
     StatsAggregation,
     TermAggregation,
 )
-from pressroom.rest.input.criteria import CRITERION_KEYS, parse_criteria
+from pressroom.rest.input.criteria import CRITERION_KEYS, MAX_CRITERIA, MAX_DEPTH, MAX_VALUES, parse_criteria
 from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
 from pressroom.rest.input.view import ViewRequest, parse_view_input
@@ -412,3 +412,20 @@ def test_xml_trees_read_like_json() -> None:
         TermAggregation("sections", "section", limit=3),
         RangeAggregation("p", "field", ((None, 10), (10, None)), type_identifier="a", field_identifier="b"),
     )
+
+
+def test_criteria_maps_are_bounded_before_the_database_fails_them() -> None:
+    ids = list(range(1, MAX_CRITERIA))  # an OR of 255 criteria: 256 with the OR itself
+    assert len(one("OR", {"ContentIdCriterion": ids}).criteria) == MAX_CRITERIA - 1  # type: ignore[attr-defined]
+    with pytest.raises(BadRequest, match="criteria; at most 256 are accepted"):
+        one("OR", {"ContentIdCriterion": [*ids, 0]})
+    values = ",".join(str(number) for number in range(MAX_VALUES))
+    assert len(one("ContentIdCriterion", values).ids) == MAX_VALUES  # type: ignore[attr-defined]
+    with pytest.raises(BadRequest, match="values; at most 10000 are accepted"):
+        one("ContentIdCriterion", values + ",1")
+    nested: dict[str, Any] = {"ContentIdCriterion": 1}
+    for _ in range(MAX_DEPTH):
+        nested = {"NOT": nested}
+    with pytest.raises(BadRequest, match="more than 32 levels"):
+        parse_criteria(nested, "Filter")
+    assert isinstance(parse_criteria(nested["NOT"], "Filter"), q.LogicalNot)

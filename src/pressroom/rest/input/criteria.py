@@ -39,13 +39,49 @@ _UNIMPLEMENTED = ("LogicalOperator", "Operator", "MoreLikeThis")
 
 def parse_criteria(data: Any, where: str) -> q.Criterion:
     """A criteria map (``Filter`` or ``Query``): MatchAll when absent or empty, one criterion, or the
-    conjunction of several."""
+    conjunction of several. Refused (400) past ``MAX_CRITERIA``, ``MAX_DEPTH`` or ``MAX_VALUES``."""
     if data in (None, "", [], {}):
         return q.MatchAll()
     if not isinstance(data, dict):
         raise BadRequest(f"{where} must map criterion names to their values")
     parts = [criterion(key, value, f"{where}.{key}") for key, value in data.items()]
-    return parts[0] if len(parts) == 1 else q.LogicalAnd(tuple(parts))
+    result = parts[0] if len(parts) == 1 else q.LogicalAnd(tuple(parts))
+    _check_size(result, where)
+    return result
+
+
+# Bounds of one criteria map. SQLite refuses an expression more than 1000 levels deep, and an OR of n
+# criteria is n levels there (an OR of 1,500 ids as separate criteria failed); PostgreSQL takes at most
+# 65,535 parameters per statement. Past these the database would fail the query: a 400 says why instead.
+MAX_CRITERIA = 256
+MAX_DEPTH = 32
+MAX_VALUES = 10_000
+
+
+def _check_size(root: q.Criterion, where: str) -> None:
+    criteria = values = 0
+    stack: list[tuple[q.Criterion, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        criteria += 1
+        if depth > MAX_DEPTH:
+            raise BadRequest(f"{where} nests criteria more than {MAX_DEPTH} levels deep")
+        if isinstance(node, q.LogicalAnd | q.LogicalOr):
+            stack.extend((part, depth + 1) for part in node.criteria)
+        elif isinstance(node, q.LogicalNot):
+            stack.append((node.criterion, depth + 1))
+        else:
+            values += sum(len(item) for item in _tuples(node))
+    if criteria > MAX_CRITERIA:
+        raise BadRequest(f"{where} holds {criteria} criteria; at most {MAX_CRITERIA} are accepted")
+    if values > MAX_VALUES:
+        raise BadRequest(f"{where} lists {values} values; at most {MAX_VALUES} are accepted")
+
+
+def _tuples(node: q.Criterion) -> list[tuple[Any, ...]]:
+    """The tuple fields of a criterion (its lists of ids, codes, values); criteria are slotted dataclasses."""
+    names: tuple[str, ...] = getattr(type(node), "__slots__", ())
+    return [item for item in (getattr(node, name) for name in names) if isinstance(item, tuple)]
 
 
 def criterion(key: str, value: Any, where: str) -> q.Criterion:
