@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 
 from sqlalchemy import Engine
@@ -124,4 +125,15 @@ def asgi_from_env() -> RestApp:
     """Entry point for Granian workers (``pressroom.app:asgi_from_env``, factory mode)."""
     settings = settings_from_env()
     configure_logging(settings.log_format)
-    return create_app(settings, initialise_empty=False)
+    app = create_app(settings, initialise_empty=False)
+    settle_heap()
+    return app
+
+
+def settle_heap() -> None:
+    """Move what start-up built (modules, routes, compiled statements: ~120k objects) out of the
+    collector's reach. A full collection otherwise walks all of them again every few seconds under load,
+    a pause of ~100 ms on a 2-core box that every request in flight waits for (the p99 of ``make bench``).
+    Frozen objects are still freed by reference counting; only a cycle among them would stay."""
+    gc.collect()
+    gc.freeze()

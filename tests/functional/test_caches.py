@@ -159,6 +159,11 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
         # the content read also confirms the caller's account and finds the caller's grants
         assert reading.count == 1, reading.statements
         assert reading.statements[0].startswith("SELECT content."), reading.statements
+    api.get("/content/sections/1", accept=media("Section"))
+    with StatementCounter() as section:
+        assert api.get("/content/sections/1", accept=media("Section")).status_code == 200
+    # the caller's grants, account and the cache epoch in one statement; the section from the cache
+    assert section.count == 1, section.statements
     # SQLite's BEGIN IMMEDIATE is a statement of its own, PostgreSQL's BEGIN is not counted. Creating:
     # the parent location with its content, the caller's account and access stamp and the cache epoch
     # in one SELECT; the item, its version, the field ids, the field rows, the pending location. Nothing

@@ -35,8 +35,8 @@ class SectionService:
         return [section]
 
     def load(self, user: User, section_id: int) -> Section:
-        self.permissions.require(user, "section", "view")
-        with self.store.read() as tx:
+        with self.store.read() as tx:  # one transaction, one statement: grants, caller and cache epoch
+            self.permissions.require(user, "section", "view", tx=tx)
             return self._get(tx, section_id)
 
     def create(self, user: User, struct: SectionCreate) -> Section:

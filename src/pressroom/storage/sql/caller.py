@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy import Connection, FromClause, bindparam, func, literal, select
 
 from pressroom.domain.caller import AccessStamp, CallerRow, RequestCaller
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import locations, sequences, sessions, token_epochs, users
 from pressroom.storage.sql.sequences import EPOCH_COLUMN, ROLES_REVISION
 
@@ -55,8 +56,8 @@ def access_columns(user: Any) -> tuple[Any, ...]:
 
 ACCESS_COLUMNS = access_columns(bindparam("caller_id"))
 # With the cache epoch: the first read of the cached tables confirms the caller too (storage/sql/cache.py).
-_CHECK = select(EPOCH_COLUMN, *CALLER_COLUMNS).select_from(
-    with_caller(select(literal(1).label("one")).subquery())
+_CHECK = Prepared(
+    select(EPOCH_COLUMN, *CALLER_COLUMNS).select_from(with_caller(select(literal(1).label("one")).subquery()))
 )
 
 
@@ -88,6 +89,6 @@ def take(caller: RequestCaller, row: Any) -> None:
 def confirm(connection: Connection, caller: RequestCaller) -> int:
     """Confirm the pending check with a statement of its own (a request that ran none carrying it);
     returns the cache epoch."""
-    row = connection.execute(_CHECK, params(caller)).one()
+    row = _CHECK.first(connection, params(caller))
     take(caller, row)
     return int(row.cache_epoch)

@@ -59,6 +59,7 @@ from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.location import child_count, location_of
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.relation import DERIVED
 from pressroom.storage.sql.schema import (
     content,
@@ -184,6 +185,8 @@ _INFO_FOR_CALLER = (
     .where(content.c.id == bindparam("content_id"))
 )
 _STAMP_WIDTH = len(_INFO_COLUMNS)
+_PREPARED_INFO = Prepared(_INFO_BY_ID)
+_PREPARED_INFO_FOR_CALLER = Prepared(_INFO_FOR_CALLER)
 # A writer's lock of an item, with the version it works on (``wanted``, any version number) and whether
 # that version holds relations derived from its fields (a publish that finds none to keep skips reading
 # them); with the caller's account and access stamp when the request has a caller to confirm.
@@ -346,11 +349,9 @@ class SqlContentGateway:
         the item, its versions, fields and relations bumps its revision)."""
         caller = current_caller()
         if caller is None:
-            row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
+            row = _PREPARED_INFO.first(self.c, {"content_id": content_id})
         else:
-            row = self.c.execute(
-                _INFO_FOR_CALLER, {"content_id": content_id, **caller_params(caller)}
-            ).first()
+            row = _PREPARED_INFO_FOR_CALLER.first(self.c, {"content_id": content_id, **caller_params(caller)})
         if row is None:
             return None
         if caller is not None:

@@ -12,9 +12,11 @@ from sqlalchemy import Connection, and_, bindparam, delete, exists, insert, or_,
 from pressroom.domain.caller import AccessStamp
 from pressroom.domain.caller import current as current_caller
 from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role, RoleAssignment
+from pressroom.storage.sql.cache import TxCache
 from pressroom.storage.sql.caller import CALLER_COLUMNS, access_columns, access_stamp, with_caller
 from pressroom.storage.sql.caller import params as caller_params
 from pressroom.storage.sql.caller import take as take_caller
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import (
     content,
     content_types,
@@ -24,6 +26,7 @@ from pressroom.storage.sql.schema import (
     roles,
     sequences,
 )
+from pressroom.storage.sql.sequences import EPOCH_COLUMN
 from pressroom.storage.sql.sequences import ROLES_REVISION as REVISION
 from pressroom.storage.sql.sequences import next_value
 
@@ -37,7 +40,7 @@ _mine = locations.alias("user_location")
 # the columns that confirm the request's caller (storage/sql/caller.py). One statement per request at
 # most; it starts from the (few) assignments, using the indexes on locations.content_id, and the LEFT
 # JOIN keeps the revision row when there is no assignment at all.
-_USER_ASSIGNMENTS = (
+_USER_ASSIGNMENTS = Prepared(
     select(
         *access_columns(bindparam("user")),
         role_assignments.c.id,
@@ -46,6 +49,7 @@ _USER_ASSIGNMENTS = (
         role_assignments.c.limitation_identifier,
         role_assignments.c.limitation_values,
         *CALLER_COLUMNS,
+        EPOCH_COLUMN,
     )
     .select_from(
         with_caller(
@@ -96,8 +100,9 @@ def _assignment(row: Any) -> RoleAssignment:
 
 
 class SqlRoleGateway:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
         self.c = connection
+        self.cache = cache
 
     # -- the revision ---------------------------------------------------------------------------------
     def revision(self) -> int:
@@ -112,11 +117,13 @@ class SqlRoleGateway:
         of ``user_id`` and of every group above its locations. Confirms the request's caller."""
         caller = current_caller()
         bound = {"user": user_id, **(caller_params(caller) if caller else _NO_CALLER)}
-        rows = self.c.execute(_USER_ASSIGNMENTS, bound).all()
+        rows = _USER_ASSIGNMENTS.all(self.c, bound)
         if not rows:
             return (0, ""), []
         if caller is not None:
             take_caller(caller, rows[0])
+        if self.cache is not None:
+            self.cache.saw_epoch(rows[0].cache_epoch)
         return access_stamp(rows[0]), [_assignment(row) for row in rows if row.id is not None]
 
     # -- roles ----------------------------------------------------------------------------------------

@@ -8,11 +8,13 @@ from sqlalchemy import Connection, bindparam, delete, insert, select, update
 
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.storage.sql.cache import EpochCache, TxCache
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.usage import section_in_use
 
 # Hot reads keep their statements built once: constructing a select costs more than running it on SQLite.
 _BY_ID = select(sections).where(sections.c.id == bindparam("id"))
+_PREPARED_BY_ID = Prepared(_BY_ID)
 _LOCK_BY_ID = _BY_ID.with_for_update()  # SQLite ignores it: its writers queue on BEGIN IMMEDIATE
 _BY_IDENTIFIER = select(sections).where(sections.c.identifier == bindparam("identifier"))
 
@@ -33,7 +35,7 @@ class SqlSectionGateway:
         return self.cache.get(("section", section_id), lambda: self._get(section_id))
 
     def _get(self, section_id: int) -> Section | None:
-        row = self.c.execute(_BY_ID, {"id": section_id}).first()
+        row = _PREPARED_BY_ID.first(self.c, {"id": section_id})
         return _row(row) if row else None
 
     def lock(self, section_id: int) -> Section | None:

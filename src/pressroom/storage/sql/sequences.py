@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import sequences
 
 
@@ -53,11 +54,11 @@ EPOCH_COLUMN = (
     .scalar_subquery()
     .label("cache_epoch")
 )
-_READ_EPOCH = select(EPOCH_COLUMN)
+_READ_EPOCH = Prepared(select(EPOCH_COLUMN))
 
 
 def read_epoch(connection: Connection) -> int:
-    return int(connection.execute(_READ_EPOCH).scalar_one())
+    return int(_READ_EPOCH.first(connection, {})[0])
 
 
 def bump_epoch(connection: Connection) -> int:

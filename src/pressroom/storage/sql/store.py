@@ -97,7 +97,7 @@ class SqlTx:
 
     @cached_property
     def roles(self) -> SqlRoleGateway:
-        return SqlRoleGateway(self.connection)
+        return SqlRoleGateway(self.connection, self.cache)
 
     @cached_property
     def search(self) -> SqlSearchGateway:
