@@ -235,6 +235,13 @@ _AT_FOR_CALLER = (
     .select_from(with_caller(_AT_FROM))
     .where(_place.c.id.in_(bindparam("ids", expanding=True)))
 )
+# The usual case, one location (a create with one parent): prepared.
+_AT_ONE = Prepared(select(*_AT_COLUMNS).select_from(_AT_FROM).where(_place.c.id == bindparam("id")))
+_AT_ONE_FOR_CALLER = Prepared(
+    select(*_AT_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS)
+    .select_from(with_caller(_AT_FROM))
+    .where(_place.c.id == bindparam("id"))
+)
 
 
 def _locking(from_clause: Any, *columns: Any) -> Select[Any]:
@@ -273,6 +280,10 @@ _LOCK_VERSION = _locking(_WANTED_FIELDS_FROM, *_WANTED_COLUMNS, *_FIELD_COLUMNS)
 _LOCK_VERSION_FOR_CALLER = _locking(
     with_caller(_WANTED_FIELDS_FROM), *_WANTED_COLUMNS, *_FIELD_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
 ).order_by(*_FIELD_ORDER)
+_PREPARED_LOCK = Prepared(_LOCK_BY_ID)
+_PREPARED_LOCK_FOR_CALLER = Prepared(_LOCK_FOR_CALLER)
+_PREPARED_LOCK_VERSION = Prepared(_LOCK_VERSION)
+_PREPARED_LOCK_VERSION_FOR_CALLER = Prepared(_LOCK_VERSION_FOR_CALLER)
 _INFO_BY_IDS = _info_query().where(content.c.id.in_(bindparam("ids", expanding=True)))
 _VERSION = select(content_versions).where(
     content_versions.c.content_id == bindparam("content_id"),
@@ -298,12 +309,14 @@ _FIELDS = _FIELDS_QUERY.where(
 
 
 # Writes every create or publish runs, built once (building a statement cost more than running it).
-_INSERT_CONTENT = insert(content).returning(content.c.id)
-_INSERT_VERSION = insert(content_versions).returning(content_versions.c.id)
-_INSERT_FIELDS = insert(content_fields)
-_WRITE = update(content).where(content.c.id == bindparam("item_id")).values(revision=content.c.revision + 1)
+_INSERT_CONTENT = Prepared(insert(content).returning(content.c.id))
+_INSERT_VERSION = Prepared(insert(content_versions).returning(content_versions.c.id))
+_INSERT_FIELDS = Prepared(insert(content_fields))
+_WRITE = Prepared(
+    update(content).where(content.c.id == bindparam("item_id")).values(revision=content.c.revision + 1)
+)
 _chosen = content_versions.c.version_no == bindparam("publish_version_no")
-_PUBLISH_VERSION = (
+_PUBLISH_VERSION = Prepared(
     update(content_versions)
     .where(
         content_versions.c.content_id == bindparam("item_id"),
@@ -363,14 +376,14 @@ class SqlContentGateway:
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it); the
         same statement confirms the request's caller and reads its access stamp and the cache epoch."""
-        rows = self._locked(_LOCK_BY_ID, _LOCK_FOR_CALLER, {"content_id": content_id})
+        rows = self._locked(_PREPARED_LOCK, _PREPARED_LOCK_FOR_CALLER, {"content_id": content_id})
         return _info(rows[0]) if rows else None
 
     def lock_version(self, content_id: int, version_no: int) -> LockedVersion | None:
         """:meth:`lock`, with version ``version_no`` of the item (None when it has none such), whether
         that version holds relations derived from its fields, and its fields, in the same statement."""
         params = {"content_id": content_id, "version_no": version_no}
-        rows = self._locked(_LOCK_VERSION, _LOCK_VERSION_FOR_CALLER, params)
+        rows = self._locked(_PREPARED_LOCK_VERSION, _PREPARED_LOCK_VERSION_FOR_CALLER, params)
         if not rows:
             return None
         row = rows[0]
@@ -384,12 +397,12 @@ class SqlContentGateway:
         ]
         return LockedVersion(_info(row), version, bool(row.w_derived), fields)
 
-    def _locked(self, plain: Select[Any], for_caller: Select[Any], params: dict[str, Any]) -> Sequence[Any]:
+    def _locked(self, plain: Prepared, for_caller: Prepared, params: dict[str, Any]) -> Sequence[Any]:
         caller = current_caller()
         if caller is None:
-            rows = self.c.execute(plain, params).all()
+            rows = plain.all(self.c, params)
         else:
-            rows = self.c.execute(for_caller, {**params, **caller_params(caller)}).all()
+            rows = for_caller.all(self.c, {**params, **caller_params(caller)})
         if not rows:
             return rows
         if caller is not None:
@@ -403,12 +416,15 @@ class SqlContentGateway:
         confirms the request's caller and reads its access stamp and the cache epoch."""
         if not location_ids:
             return {}
-        params: dict[str, Any] = {"ids": sorted(set(location_ids))}
+        ids = sorted(set(location_ids))
         caller = current_caller()
-        if caller is None:
-            rows = self.c.execute(_AT, params).all()
+        confirming = caller_params(caller) if caller is not None else {}
+        if len(ids) == 1:
+            one = _AT_ONE if caller is None else _AT_ONE_FOR_CALLER
+            rows = one.all(self.c, {"id": ids[0], **confirming})
         else:
-            rows = self.c.execute(_AT_FOR_CALLER, {**params, **caller_params(caller)}).all()
+            many = _AT if caller is None else _AT_FOR_CALLER
+            rows = list(self.c.execute(many, {"ids": ids, **confirming}))
         if not rows:
             return {}
         if caller is not None:
@@ -445,8 +461,8 @@ class SqlContentGateway:
         """Insert a never-published item whose first version (1) is yet to be created: its version
         counter already stands at 1."""
         return int(
-            self.c.execute(
-                _INSERT_CONTENT,
+            _INSERT_CONTENT.first(
+                self.c,
                 {
                     "content_type_id": new.content_type_id,
                     "section_id": new.section_id,
@@ -462,7 +478,7 @@ class SqlContentGateway:
                     "published": None,
                     "revision": 1,
                 },
-            ).scalar_one()
+            )[0]
         )
 
     def created(self, content_id: int, new: NewContent, names: dict[str, str]) -> ContentInfo:
@@ -543,7 +559,7 @@ class SqlContentGateway:
     def _write(self, content_id: int, **values: Any) -> None:
         """Set ``values`` (column: value) and bump the revision: one prebuilt UPDATE, the parameters
         naming the columns it sets."""
-        self.c.execute(_WRITE, {"item_id": content_id, **values})
+        _WRITE.execute(self.c, {"item_id": content_id, **values})
 
     def delete(self, content_ids: Sequence[int]) -> None:
         """Remove items with their versions, fields, relations and pending locations (cascades). The
@@ -572,8 +588,8 @@ class SqlContentGateway:
         )
 
     def create_version(self, new: NewVersion) -> VersionInfo:
-        version_id = self.c.execute(
-            _INSERT_VERSION,
+        version_id = _INSERT_VERSION.first(
+            self.c,
             {
                 "content_id": new.content_id,
                 "version_no": new.version_no,
@@ -585,7 +601,7 @@ class SqlContentGateway:
                 "language_codes": ",".join(new.language_codes),
                 "names": dumps(new.names),
             },
-        ).scalar_one()
+        )[0]
         return VersionInfo(
             id=version_id,
             content_id=new.content_id,
@@ -657,8 +673,8 @@ class SqlContentGateway:
     def publish_version(self, content_id: int, version_no: int, now: datetime) -> None:
         """Version ``version_no`` becomes the published one (modified ``now``) and the one published until
         now, if any, is archived: one statement."""
-        self.c.execute(
-            _PUBLISH_VERSION, {"item_id": content_id, "publish_version_no": version_no, "publish_at": ts(now)}
+        _PUBLISH_VERSION.execute(
+            self.c, {"item_id": content_id, "publish_version_no": version_no, "publish_at": ts(now)}
         )
 
     def delete_version(self, content_id: int, version_no: int) -> None:
@@ -725,8 +741,7 @@ class SqlContentGateway:
             }
             for f in fields
         ]
-        if rows:
-            self.c.execute(_INSERT_FIELDS, rows)
+        _INSERT_FIELDS.execute_many(self.c, rows)
         self.released_files -= {row["file_id"] for row in rows}  # kept by the new rows: still referenced
 
     def _delete_fields(self, condition: ColumnElement[bool]) -> None:

@@ -42,6 +42,7 @@ from pressroom.domain.location import Location, LocationCreate, LocationUpdate, 
 from pressroom.domain.query import Criterion, MatchAll
 from pressroom.domain.search import children_sort
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import (
     content,
     locations,
@@ -135,7 +136,7 @@ def _next_id(dialect: str) -> Any:
 
 
 @lru_cache(maxsize=2)
-def _insert_location(dialect: str) -> Any:
+def _insert_location(dialect: str) -> Prepared:
     """INSERT of a location whose path, ending with its new id, is written with the row (built once
     per dialect; the parameters are named ``new_*``)."""
     new = select(_next_id(dialect).label("id")).subquery("new")
@@ -152,23 +153,29 @@ def _insert_location(dialect: str) -> Any:
         "sort_field": bindparam("new_sort_field", type_=Integer),
         "sort_order": bindparam("new_sort_order", type_=Integer),
     }
-    return (
+    return Prepared(
         insert(locations)
         .from_select(list(columns), select(*columns.values()).select_from(new))
         .returning(locations.c.id)
     )
 
 
-_TAKE_PENDING = (
+_TAKE_PENDING = Prepared(
     delete(pending_locations)
     .where(pending_locations.c.content_id == bindparam("pending_content_id"))
     .returning(*pending_locations.c)
 )
-_INSERT_PENDING = insert(pending_locations)
+_INSERT_PENDING = Prepared(insert(pending_locations))
 _PLACING = _query().where(
     or_(
         locations.c.id.in_(bindparam("parent_ids", expanding=True)),
         locations.c.remote_id.in_(bindparam("remote_ids", expanding=True)),
+    )
+)
+# The usual case, one parent and one remote id (an item published with one location): prepared.
+_PLACING_ONE = Prepared(
+    _query().where(
+        or_(locations.c.id == bindparam("parent_id"), locations.c.remote_id == bindparam("remote_id"))
     )
 )
 
@@ -269,7 +276,7 @@ class SqlLocationGateway:
             "new_sort_order": SORT_ORDERS[struct.sort_order],
         }
         statement = _insert_location(self.c.dialect.name)
-        location_id = int(self.c.execute(statement, params).scalar_one())
+        location_id = int(statement.first(self.c, params)[0])
         path = f"{parent.path_string}{location_id}/"
         return Location(  # as stored: not read back
             id=location_id,
@@ -409,8 +416,8 @@ class SqlLocationGateway:
     # -- pending locations ---------------------------------------------------------------------------
     def add_pending(self, content_id: int, struct: LocationCreate) -> None:
         assert struct.remote_id is not None and struct.sort_field and struct.sort_order
-        self.c.execute(
-            _INSERT_PENDING,
+        _INSERT_PENDING.execute(
+            self.c,
             {
                 "content_id": content_id,
                 "parent_id": struct.parent_id,
@@ -425,7 +432,7 @@ class SqlLocationGateway:
     def take_pending(self, content_id: int) -> list[PendingLocation]:
         """Remove the item's pending locations and return them in the order they were added (one
         statement: DELETE ... RETURNING)."""
-        rows = self.c.execute(_TAKE_PENDING, {"pending_content_id": content_id})
+        rows = _TAKE_PENDING.all(self.c, {"pending_content_id": content_id})
         return sorted((_pending(r) for r in rows), key=lambda pending: pending.id)
 
     def placing(
@@ -436,10 +443,16 @@ class SqlLocationGateway:
         if not parent_ids and not remote_ids:
             return {}, set()
         wanted = set(remote_ids)
-        params = {"parent_ids": sorted(set(parent_ids)), "remote_ids": sorted(wanted)}
+        parent_set = set(parent_ids)
+        if len(parent_set) == 1 and len(wanted) == 1:
+            one = {"parent_id": next(iter(parent_set)), "remote_id": next(iter(wanted))}
+            rows = _PLACING_ONE.all(self.c, one)
+        else:
+            params = {"parent_ids": sorted(parent_set), "remote_ids": sorted(wanted)}
+            rows = list(self.c.execute(_PLACING, params))
         parents: dict[int, Location] = {}
         taken: set[str] = set()
-        for row in self.c.execute(_PLACING, params):
+        for row in rows:
             if row.id in parent_ids:
                 parents[row.id] = location_of(row)
             if row.remote_id in wanted:

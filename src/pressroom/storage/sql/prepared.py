@@ -11,18 +11,22 @@ then only binds parameters, runs the driver and maps rows, keeping everything el
   ``OperationalError``) and a lost connection invalidates the pool, exactly as for ``execute``;
 - it runs in the connection's transaction (``storage/sql/engine.transaction`` has begun it).
 
-Only for statements without expanding ``IN`` parameters: their SQL text would depend on the values.
+Only for statements without expanding ``IN`` parameters (an ``IN`` over constants is fine): their SQL
+text would depend on the values. An
+INSERT or UPDATE is compiled for each set of parameter names it is run with, as SQLAlchemy does (the
+columns it sets are those named), with the scalar defaults of the columns left out.
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from sqlalchemy import Connection
 from sqlalchemy.engine.interfaces import Dialect
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.dml import ValuesBase
 from sqlalchemy.sql.elements import ClauseElement
 
 
@@ -38,11 +42,12 @@ class _Compiled(NamedTuple):
 class Prepared:
     """A Core statement run without SQLAlchemy's per-execution work (see the module docstring)."""
 
-    __slots__ = ("_by_dialect", "statement")
+    __slots__ = ("_by_key", "_keyed", "statement")
 
     def __init__(self, statement: ClauseElement) -> None:
         self.statement = statement
-        self._by_dialect: dict[str, _Compiled] = {}
+        self._keyed = isinstance(statement, ValuesBase)  # the columns set come from the parameters
+        self._by_key: dict[Hashable, _Compiled] = {}
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> Any:
         rows = self._run(connection, params, fetch=True)
@@ -53,17 +58,17 @@ class Prepared:
 
     def execute(self, connection: Connection, params: Mapping[str, Any]) -> int:
         """Run a statement that returns no rows; the number of rows it changed."""
-        cursor = self._cursor(connection, self._compiled(connection), [params], many=False)
+        cursor = self._cursor(connection, self._compiled(connection, params), [params], many=False)
         count = int(cursor.rowcount)
         cursor.close()
         return count
 
     def execute_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
         if rows:
-            self._cursor(connection, self._compiled(connection), rows, many=True).close()
+            self._cursor(connection, self._compiled(connection, rows[0]), rows, many=True).close()
 
     def _run(self, connection: Connection, params: Mapping[str, Any], *, fetch: bool) -> list[Any]:
-        compiled = self._compiled(connection)
+        compiled = self._compiled(connection, params)
         cursor = self._cursor(connection, compiled, [params], many=False)
         try:
             fetched = cursor.fetchall()
@@ -105,11 +110,13 @@ class Prepared:
             connection._handle_dbapi_exception(error, compiled.sql, arguments, cursor, None)
         return cursor
 
-    def _compiled(self, connection: Connection) -> _Compiled:
+    def _compiled(self, connection: Connection, params: Mapping[str, Any]) -> _Compiled:
         dialect = connection.dialect
-        found = self._by_dialect.get(dialect.name)
+        key: Hashable = (dialect.name, frozenset(params)) if self._keyed else dialect.name
+        found = self._by_key.get(key)
         if found is None:
-            found = self._by_dialect[dialect.name] = _compile(self.statement, dialect)
+            names = sorted(params) if self._keyed else None
+            found = self._by_key[key] = _compile(self.statement, dialect, names)
         return found
 
 
@@ -122,10 +129,10 @@ def _bind(compiled: _Compiled, params: Mapping[str, Any]) -> Any:
     return tuple(values.get(name) for name in compiled.positional)
 
 
-def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
-    compiled = statement.compile(dialect=dialect)
+def _compile(statement: ClauseElement, dialect: Dialect, names: list[str] | None) -> _Compiled:
+    compiled = statement.compile(dialect=dialect, column_keys=names)
     assert isinstance(compiled, SQLCompiler)
-    if any(bind.expanding for bind in compiled.binds.values()):
+    if any(bind.expanding and bind.required for bind in compiled.binds.values()):
         raise TypeError("a Prepared statement cannot have expanding IN parameters")
     # Literal-execute values (constants of the statement) are rendered into the text once.
     expanded = compiled._process_parameters_for_postcompile(compiled.construct_params(_check=False))
@@ -135,6 +142,10 @@ def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
         for name, value in expanded.parameters.items()
         if name not in required and value is not None
     }
+    for defaulted in compiled.insert_prefetch:  # columns the statement leaves to their defaults
+        defaults[defaulted.key] = _scalar(defaulted.default)
+    for defaulted in compiled.update_prefetch:
+        defaults[defaulted.key] = _scalar(defaulted.onupdate)
     binders: dict[str, Callable[[Any], Any]] = {
         name: binder
         for name, binder in (compiled._bind_processors or {}).items()
@@ -151,3 +162,9 @@ def _compile(statement: ClauseElement, dialect: Dialect) -> _Compiled:
                 results.append((index, processor))
     positional = tuple(expanded.positiontup) if expanded.positiontup is not None else None
     return _Compiled(expanded.statement, positional, defaults, binders, row, tuple(results))
+
+
+def _scalar(default: Any) -> Any:
+    if default is None or not default.is_scalar:
+        raise TypeError("a Prepared statement supports scalar column defaults only")
+    return default.arg

@@ -26,9 +26,8 @@ from pressroom.storage.sql.schema import (
     roles,
     sequences,
 )
-from pressroom.storage.sql.sequences import EPOCH_COLUMN
+from pressroom.storage.sql.sequences import EPOCH_COLUMN, next_value
 from pressroom.storage.sql.sequences import ROLES_REVISION as REVISION
-from pressroom.storage.sql.sequences import next_value
 
 _STATUS = {DEFINED: 0, DRAFT: 1}
 _STATUS_NAME = {code: name for name, code in _STATUS.items()}

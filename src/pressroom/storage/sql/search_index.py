@@ -21,6 +21,7 @@ from pressroom.domain.search_index import FieldIndexRow, ItemIndex, index_item
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import content, content_versions, field_index, search_text
 
 PUBLISHED = VERSION_STATUS_CODES["PUBLISHED"]
@@ -56,25 +57,25 @@ class SqlSearchIndexGateway:
             self.c.execute(
                 delete(field_index).where(field_index.c.content_id.in_([i.content_id for i in items]))
             )
-        rows = [_row(item.content_id, row) for item in items for row in item.rows]
-        if rows:
-            self.c.execute(_INSERT_ROWS, rows)
+        _INSERT_ROWS.execute_many(self.c, [_row(item.content_id, row) for item in items for row in item.rows])
         texts = [{"content_id": item.content_id, "body": item.text} for item in items]
-        self.c.execute(_put_text(self.c.dialect.name), texts if len(texts) > 1 else texts[0])
+        _put_text(self.c.dialect.name).execute_many(self.c, texts)
 
     def reindex_type(self, content_type_id: int) -> int:
         return rebuild(self.c, content_type_id)
 
 
-_INSERT_ROWS = insert(field_index)
+_INSERT_ROWS = Prepared(insert(field_index))
 
 
 @lru_cache(maxsize=2)
-def _put_text(dialect_name: str) -> Any:
+def _put_text(dialect_name: str) -> Prepared:
     """The upsert of an item's text, built once per dialect."""
     dialect = postgresql if dialect_name == "postgresql" else sqlite
     upsert = dialect.insert(search_text)
-    return upsert.on_conflict_do_update(index_elements=["content_id"], set_={"body": upsert.excluded.body})
+    return Prepared(
+        upsert.on_conflict_do_update(index_elements=["content_id"], set_={"body": upsert.excluded.body})
+    )
 
 
 def _batches(ids: Iterable[int]) -> Iterator[list[int]]:

@@ -14,7 +14,7 @@ def next_value(connection: Connection, name: str) -> int:
 
 
 # Built once: every create takes field ids, every first publish a URL alias node.
-_RESERVE = (
+_RESERVE = Prepared(
     update(sequences)
     .where(sequences.c.name == bindparam("sequence_name"))
     .values(value=sequences.c.value + bindparam("sequence_count"))
@@ -24,9 +24,9 @@ _RESERVE = (
 
 def reserve(connection: Connection, name: str, count: int) -> int:
     """Take the next ``count`` values of counter ``name`` in one statement; returns the last of them."""
-    result = connection.execute(_RESERVE, {"sequence_name": name, "sequence_count": count}).scalar()
-    if result is not None:
-        return int(result)
+    row = _RESERVE.first(connection, {"sequence_name": name, "sequence_count": count})
+    if row is not None:
+        return int(row[0])
     connection.execute(insert(sequences).values(name=name, value=count))
     return count
 

@@ -8,14 +8,17 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, insert, or_, select, tuple_, update
 
 from pressroom.domain.url_alias import LOCATION_PREFIX, AliasEntry, UrlWildcard, UrlWildcardCreate
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import locations, url_aliases, url_wildcards
 from pressroom.storage.sql.sequences import next_value
 
 NODE_SEQUENCE = "url_alias_node"
 _T = url_aliases.c
-_BY_KEY = select(url_aliases).where(_T.parent == bindparam("parent"), _T.text_md5 == bindparam("md5"))
+_BY_KEY = Prepared(
+    select(url_aliases).where(_T.parent == bindparam("parent"), _T.text_md5 == bindparam("md5"))
+)
 _ORDER = (_T.parent, _T.text)
-_INSERT = insert(url_aliases)
+_INSERT = Prepared(insert(url_aliases))
 
 
 def _entry(row: Any) -> AliasEntry:
@@ -52,7 +55,7 @@ class SqlUrlAliasGateway:
         self.c = connection
 
     def get(self, parent: int, md5: str) -> AliasEntry | None:
-        row = self.c.execute(_BY_KEY, {"parent": parent, "md5": md5}).first()
+        row = _BY_KEY.first(self.c, {"parent": parent, "md5": md5})
         return _entry(row) if row else None
 
     def of_locations(
@@ -104,7 +107,7 @@ class SqlUrlAliasGateway:
 
     def insert(self, entry: AliasEntry) -> None:
         """Insert an entry whose key is known to be free."""
-        self.c.execute(_INSERT, {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)})
+        _INSERT.execute(self.c, {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)})
 
     def delete(self, keys: Sequence[tuple[int, str]]) -> None:
         if keys:
