@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -11,6 +12,8 @@ from typing import Any
 from pressroom.domain.image_variation import DEFAULT_VARIATIONS, Variation, parse_variations
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,9 @@ class Settings:
     # Empty: files under file_root. "s3://bucket/prefix?endpoint=...&region=...": S3-compatible storage.
     file_store: str = ""
     cookie_secure: bool = False
+    # Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (rest/forwarded.py); empty:
+    # nobody's, every client is its TCP peer.
+    trusted_proxies: tuple[Network, ...] = ()
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
@@ -82,6 +88,19 @@ def _parse_dialects(text: str) -> tuple[Dialect, ...]:
             raise ValueError(f"PRESSROOM_DIALECTS entry '{item}' must look like /api/ibexa/v2=ibexa")
         dialects.append(Dialect(prefix.rstrip("/"), vendor))
     return tuple(dialects)
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """``10.0.0.1, 192.168.0.0/16, fd00::/8`` -> networks (an address is a network of one)."""
+    networks = []
+    for item in comma_list(text):
+        try:
+            networks.append(ipaddress.ip_network(item))
+        except ValueError as error:
+            raise ValueError(
+                f"PRESSROOM_TRUSTED_PROXIES entry '{item}' is not an IP address or CIDR network ({error})"
+            ) from None
+    return tuple(networks)
 
 
 def _bool(text: str) -> bool:
@@ -134,6 +153,8 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
     ):
         if env.get("PRESSROOM_" + suffix):
             values[name] = comma_list(env["PRESSROOM_" + suffix])
+    if env.get("PRESSROOM_TRUSTED_PROXIES"):
+        values["trusted_proxies"] = parse_networks(env["PRESSROOM_TRUSTED_PROXIES"])
     if env.get("PRESSROOM_IMAGE_VARIATIONS"):
         values["image_variations"] = with_variations(
             DEFAULT_VARIATIONS, parse_variations(env["PRESSROOM_IMAGE_VARIATIONS"])

@@ -1,8 +1,8 @@
 """Logging set-up: JSON lines (the default) or plain text, for the ``pressroom`` loggers.
 
-An access line carries request id, method, path, route name, status, duration and user id; an error
-line carries the request id when there is one, the exception type and a stack trace (logs only, never
-a response).
+An access line carries request id, method, path, route name, status, duration, user id and client address;
+an error line carries the request id when there is one, the exception type and a stack trace (logs only,
+never a response).
 """
 
 from __future__ import annotations

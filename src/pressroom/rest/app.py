@@ -38,6 +38,7 @@ from pressroom.rest.cors import Cors, is_preflight
 from pressroom.rest.declared import RAW, Responses, UndeclaredResponse, declared_responses
 from pressroom.rest.docs import ApiDocs
 from pressroom.rest.errors import represent_error
+from pressroom.rest.forwarded import Client, client_of
 from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer, Trace, request_id
@@ -93,6 +94,8 @@ class RestApp:
         if scope["type"] != "http":
             return
         trace = Trace(request_id(_raw_header(scope, b"x-request-id")), scope["method"], scope["path"])
+        client = client_of(scope, self.settings.trusted_proxies)
+        trace.client = client.address
         if scope["path"] in operations.PATHS:
             trace.route = "operations" + scope["path"].replace("/", ".")
             reply = _plain(operations.answer(scope["path"], self.services.health.ready), "no-store")
@@ -101,7 +104,7 @@ class RestApp:
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")
         else:
             with self.services.permissions.scope():  # the caller's grants are loaded once per request
-                reply = await self.handle(scope, receive, trace)
+                reply = await self.handle(scope, receive, trace, client)
         reply.header("x-request-id", trace.request_id)
         if self.cors.enabled and not reply.cors_done:
             for name, value in self.cors.response_headers(Headers(scope=scope)):
@@ -117,7 +120,7 @@ class RestApp:
                 return dialect, path[len(dialect.prefix) :] or "/"
         return None
 
-    async def handle(self, scope: Scope, receive: Receive, trace: Trace) -> Reply:
+    async def handle(self, scope: Scope, receive: Receive, trace: Trace, client: Client) -> Reply:
         headers = Headers(scope=scope)
         accept = negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
@@ -149,10 +152,11 @@ class RestApp:
             trace.route = route.name
             query = QueryParams(scope.get("query_string", b""))
             _refuse_nul(params, query)
-            attempt = _Attempt(method, path, route, params, query, headers, out, accept.name)
+            secure_cookies = self.settings.cookie_secure or client.https
+            attempt = _Attempt(method, path, route, params, query, headers, out, accept.name, secure_cookies)
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
-            address = _client_address(scope)
+            address = client.address
             auth = self.services.auth
             caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
             try:
@@ -212,6 +216,7 @@ class RestApp:
             session=caller.session,
             cookie_name=caller.cookie_name,
             client=address,
+            secure_cookies=attempt.secure_cookies,
         )
         if route.name in PASSWORD_ROUTES:
             result = await off_loop(route.handler, request, **attempt.params)
@@ -223,7 +228,7 @@ class RestApp:
         reply = self._render(attempt.out, method, headers, result)
         _check_declared(route.name, self.responses[route.name], reply)
         if caller.stale_cookie and not route.name.startswith("session."):
-            reply.header("set-cookie", clearing_cookie(caller.cookie_name))
+            reply.header("set-cookie", clearing_cookie(caller.cookie_name, attempt.secure_cookies))
         return reply
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
@@ -355,11 +360,22 @@ def _check_declared(name: str, responses: Responses, reply: Reply) -> None:
 class _Attempt:
     """What serving a request again (after a stale cached caller) starts from: the body is read once."""
 
-    __slots__ = ("accept_name", "body", "headers", "method", "out", "params", "path", "query", "route")
+    __slots__ = (
+        "accept_name",
+        "body",
+        "headers",
+        "method",
+        "out",
+        "params",
+        "path",
+        "query",
+        "route",
+        "secure_cookies",
+    )
 
     def __init__(
         self, method: str, path: str, route: Route, params: dict[str, Any], query: QueryParams,
-        headers: Headers, out: Out, accept_name: str,
+        headers: Headers, out: Out, accept_name: str, secure_cookies: bool,
     ) -> None:  # fmt: skip
         self.method = method
         self.path = path
@@ -369,6 +385,7 @@ class _Attempt:
         self.headers = headers
         self.out = out
         self.accept_name = accept_name
+        self.secure_cookies = secure_cookies
         self.body: bytes | None = None
 
 
@@ -385,11 +402,6 @@ def _refuse_nul(params: dict[str, Any], query: QueryParams) -> None:
     for name, value in chain(params.items(), query.multi_items()):
         if isinstance(value, str) and "\x00" in value:
             raise BadRequest(f"Parameter '{name}' must not contain a NUL character")
-
-
-def _client_address(scope: Scope) -> str | None:
-    client = scope.get("client")
-    return str(client[0]) if client else None
 
 
 def body_limit(settings: Settings, user: User, content_type: str | None) -> tuple[int, str]:

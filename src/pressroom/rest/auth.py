@@ -46,9 +46,11 @@ def siteaccess_of(headers: Headers, settings: Settings) -> str:
     return name
 
 
-def clearing_cookie(name: str) -> str:
-    """The Set-Cookie value that removes the session cookie (logout, dead session)."""
-    return f"{name}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; Path=/; HttpOnly"
+def clearing_cookie(name: str, secure: bool) -> str:
+    """The Set-Cookie value that removes the session cookie (logout, dead session); ``secure`` as the
+    session cookie was set."""
+    attributes = "Path=/; HttpOnly; Secure" if secure else "Path=/; HttpOnly"
+    return f"{name}=deleted; Expires=Thu, 01 Jan 1970 00:00:01 GMT; Max-Age=0; {attributes}"
 
 
 def csrf_token_matches(token: str | None, session: Session) -> bool:

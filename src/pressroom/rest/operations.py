@@ -36,6 +36,7 @@ class Trace:
     started: float = field(default_factory=time.perf_counter)
     route: str = "unmatched"
     user_id: int | None = None
+    client: str | None = None  # the client's address (behind a trusted proxy: X-Forwarded-For)
 
     def finish(self, status: int, log_access: bool) -> None:
         elapsed = time.perf_counter() - self.started
@@ -51,6 +52,7 @@ class Trace:
                     "status": status,
                     "duration_ms": round(elapsed * 1000, 3),
                     "user_id": self.user_id,
+                    "client": self.client,
                 },
             )
 

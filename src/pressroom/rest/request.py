@@ -60,6 +60,7 @@ class RestRequest:
         "path",
         "query",
         "route",
+        "secure_cookies",
         "services",
         "session",
         "settings",
@@ -84,6 +85,7 @@ class RestRequest:
         session: Session | None,
         cookie_name: str,
         client: str | None,
+        secure_cookies: bool,
     ) -> None:
         self.method = method
         self.route = route
@@ -99,7 +101,9 @@ class RestRequest:
         self.user = user
         self.session = session
         self.cookie_name = cookie_name
-        self.client = client  # the client's address, for login throttling
+        self.client = client  # the client's address (behind a trusted proxy: X-Forwarded-For), for throttling
+        # PRESSROOM_COOKIE_SECURE, or the client used HTTPS (the scheme, or a trusted X-Forwarded-Proto)
+        self.secure_cookies = secure_cookies
 
     def input(self, *names: str) -> Node:
         """Decode the body as one of the named input media types (415 for any other type)."""

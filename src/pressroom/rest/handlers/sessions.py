@@ -11,7 +11,7 @@ from pressroom.rest.responses import Empty, NoContent, Redirect, WithHeaders
 
 
 def _set_cookie(req: RestRequest, session: Session) -> str:
-    secure = "; Secure" if req.settings.cookie_secure else ""
+    secure = "; Secure" if req.secure_cookies else ""
     expires = session.expires_at.strftime("%a, %d %b %Y %H:%M:%S GMT")
     return (
         f"{req.cookie_name}={session.id}; Expires={expires}; Max-Age={req.settings.session_ttl_seconds}"
@@ -20,7 +20,7 @@ def _set_cookie(req: RestRequest, session: Session) -> str:
 
 
 def _gone(req: RestRequest) -> Empty:
-    return Empty(404, {"set-cookie": clearing_cookie(req.cookie_name)})
+    return Empty(404, {"set-cookie": clearing_cookie(req.cookie_name, req.secure_cookies)})
 
 
 def create_session(req: RestRequest) -> WithHeaders | Empty:
@@ -70,7 +70,7 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
     if session is None:
         return _gone(req)
     req.services.auth.end_session(session.id)
-    return NoContent({"set-cookie": clearing_cookie(req.cookie_name)})
+    return NoContent({"set-cookie": clearing_cookie(req.cookie_name, req.secure_cookies)})
 
 
 def create_token(req: RestRequest) -> Token:
