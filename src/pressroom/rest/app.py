@@ -58,6 +58,7 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
 _OVERRIDE = re.compile(r"^[A-Z]+$")
+_READS = frozenset(("GET", "HEAD"))
 
 
 class Reply:
@@ -196,7 +197,9 @@ class RestApp:
         trace.user_id = caller.user.id
         check_expected_user(headers, caller.user)
         limit = body_limit(self.settings, caller.user, headers.get("content-type"))
-        if attempt.body is None:
+        if attempt.body is None and method in _READS and not _announces_body(headers):
+            attempt.body = b""  # nothing to wait for: a read that announces no body has none we use
+        elif attempt.body is None:
             attempt.body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
         elif len(attempt.body) > limit[0]:  # read for a caller the cache got wrong
             raise PayloadTooLarge(f"The request body exceeds {limit[0]} bytes{limit[1]}")
@@ -387,6 +390,10 @@ class _Attempt:
         self.accept_name = accept_name
         self.secure_cookies = secure_cookies
         self.body: bytes | None = None
+
+
+def _announces_body(headers: Headers) -> bool:
+    return "content-length" in headers or "transfer-encoding" in headers
 
 
 def _raw_header(scope: Scope, name: bytes) -> str | None:

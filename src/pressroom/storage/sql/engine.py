@@ -88,11 +88,18 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
 
 @contextmanager
 def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
-    """One transaction: committed when the block ends, rolled back on any exception."""
+    """One transaction: committed when the block ends, rolled back on any exception.
+
+    A read runs in autocommit on both databases and begins nothing itself: a statement sent through
+    SQLAlchemy begins its (empty) transaction, which closing the connection ends; prepared statements
+    (storage/sql/prepared.py) skip even that."""
     with engine.connect() as connection:
-        if not write and connection.dialect.name == "postgresql":
-            connection.execution_options(isolation_level="AUTOCOMMIT")
-        connection.execution_options(pressroom_write=write)
+        if not write:
+            if connection.dialect.name == "postgresql":
+                connection.execution_options(isolation_level="AUTOCOMMIT")
+            yield connection
+            return
+        connection.execution_options(pressroom_write=True)
         with connection.begin():
             yield connection
 

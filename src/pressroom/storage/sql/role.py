@@ -59,7 +59,15 @@ _USER_ASSIGNMENTS = Prepared(
                     exists(
                         select(_group.c.id)
                         .join(_mine, _mine.c.path_string.startswith(_group.c.path_string))
-                        .where(_group.c.content_id == role_assignments.c.assignee_id)
+                        # A range, not "=": PostgreSQL may turn an EXISTS correlated by equality into
+                        # a hashed set of every group holding any location (a scan of all locations per
+                        # request when its statistics lag behind a bulk load); a range keeps it per
+                        # assignment, an index lookup each.
+                        .where(
+                            _group.c.content_id.between(
+                                role_assignments.c.assignee_id, role_assignments.c.assignee_id
+                            )
+                        )
                         .where(_mine.c.content_id == bindparam("user"))
                     ),
                 ),
