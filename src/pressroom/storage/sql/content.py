@@ -29,6 +29,7 @@ from sqlalchemy import (
     exists,
     func,
     insert,
+    literal,
     or_,
     select,
     tuple_,
@@ -51,14 +52,14 @@ from pressroom.domain.content import (
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.location import Location
-from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.query import Criterion
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import ACCESS_COLUMNS, CALLER_COLUMNS, access_stamp, with_caller
 from pressroom.storage.sql.caller import params as caller_params
 from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
-from pressroom.storage.sql.location import child_count, location_of
+from pressroom.storage.sql.location import location_of
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.relation import DERIVED
 from pressroom.storage.sql.schema import (
@@ -211,7 +212,9 @@ _WANTED_COLUMNS = (
 
 
 # Locations with their content (None for the virtual root), for placing new items below them: the
-# location's columns carry a ``p_`` prefix, the content's are those of ``_INFO_COLUMNS``.
+# location's columns carry a ``p_`` prefix, the content's are those of ``_INFO_COLUMNS``. Their child
+# count is left at 0: placing needs paths, and counting the children of a folder that a bulk import
+# fills grew every create by the folder's size.
 _place = locations.alias("place")
 _AT_FROM = (
     _place.outerjoin(content, content.c.id == _place.c.content_id)
@@ -226,7 +229,7 @@ _AT_FROM = (
 )
 _AT_COLUMNS = (
     *(column.label(f"p_{column.name}") for column in _place.c),
-    child_count(MatchAll(), _place).label("p_child_count"),
+    literal(0).label("p_child_count"),
     *_INFO_COLUMNS,
 )
 _AT = select(*_AT_COLUMNS).select_from(_AT_FROM).where(_place.c.id.in_(bindparam("ids", expanding=True)))

@@ -166,7 +166,10 @@ _TAKE_PENDING = Prepared(
     .returning(*pending_locations.c)
 )
 _INSERT_PENDING = Prepared(insert(pending_locations))
-_PLACING = _query().where(
+# Placing needs the parents' paths, not their child counts (left at 0): counting the children of a folder
+# that a bulk import fills grew every publish by the folder's size.
+_PLACING_COLUMNS = select(locations, literal(0).label("child_count"))
+_PLACING = _PLACING_COLUMNS.where(
     or_(
         locations.c.id.in_(bindparam("parent_ids", expanding=True)),
         locations.c.remote_id.in_(bindparam("remote_ids", expanding=True)),
@@ -174,7 +177,7 @@ _PLACING = _query().where(
 )
 # The usual case, one parent and one remote id (an item published with one location): prepared.
 _PLACING_ONE = Prepared(
-    _query().where(
+    _PLACING_COLUMNS.where(
         or_(locations.c.id == bindparam("parent_id"), locations.c.remote_id == bindparam("remote_id"))
     )
 )
