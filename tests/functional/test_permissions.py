@@ -3,7 +3,8 @@ editor limited to a subtree and a section, as a member, and as the administrator
 
 The editor is in a group holding a role whose content policies are limited to Section 1 (Standard),
 assigned with a Subtree limitation on folder A, plus the Anonymous role; the member is in a group holding
-the Member and Anonymous roles (install.md §10). Each answer is checked.
+the Member and Anonymous roles (install.md §10). Each answer is checked, and each refusal must name the
+row's module/function (or a check the operation makes before it, CHECKED_BEFORE).
 
 The matrix covers every module/function the services enforce: content read, create, edit, publish, hide,
 versionread, versionremove, manage_locations, remove (deleting and trashing), urltranslator, restore and
@@ -326,6 +327,13 @@ MATRIX: dict[str, tuple[int, int, int, int]] = {
     "role/delete": (401, 401, 401, 204),
 }
 CALLERS = ("anonymous", "editor", "member", "admin")
+# Checks an operation makes before its own: publishing loads the draft (versionread), a ContentUpdate
+# naming a section updates the content's metadata (edit) before assigning the section.
+CHECKED_BEFORE = {
+    "content/publish in subtree": ("content/versionread",),
+    "content/publish outside": ("content/versionread",),
+    "section/assign": ("content/edit",),
+}
 
 
 @pytest.mark.parametrize("caller", CALLERS)
@@ -336,13 +344,20 @@ def test_permission_matrix(world: World, caller: str) -> None:
     assert {name: r.status_code for name, r in answers.items()} == {
         name: row[column] for name, row in MATRIX.items()
     }
-    for response in answers.values():
+    for name, response in answers.items():
         if response.status_code == 401:  # a refusal names function and module (permissions.md §3)
             if response.headers["content-type"].endswith("+xml"):
                 description = xml(response).findtext("errorDescription")
             else:
                 description = response.json()["ErrorMessage"]["errorDescription"]
-            assert re.match(r"The User does not have the '\w+' '\w+' permission", description), description
+            found = re.match(r"The User does not have the '(\w+)' '(\w+)' permission", description or "")
+            assert found, description
+            # the row's own module/function, or one the operation needs before it
+            row_function = name.split(" ")[0].rstrip(":")
+            assert f"{found[2]}/{found[1]}" in {row_function, *CHECKED_BEFORE.get(name, ())}, (
+                name,
+                description,
+            )
 
 
 def test_refusal_names_module_function_and_target(world: World) -> None:
