@@ -115,6 +115,7 @@ def world(api: Api) -> World:
     paths = {
         "sub_a": main_path(api, ids["sub_a"]),
         "trash_a": main_path(api, published_folder(api, "Trash A", a)["_id"]),
+        "trash_b": main_path(api, published_folder(api, "Trash B", b)["_id"]),
     }
     return World(api, Api(api.client, auth=None), editor, member, a, b, ids, paths)
 
@@ -200,6 +201,7 @@ OPERATIONS: dict[str, Callable[[Api, World], httpx.Response]] = {
     "content/remove in subtree": lambda c, w: c.delete(f"/content/objects/{w.ids['doomed_a']}"),
     "content/remove outside": lambda c, w: c.delete(f"/content/objects/{w.ids['doomed_b']}"),
     "content/remove: trash in subtree": lambda c, w: _to_trash(c, w.paths["trash_a"]),
+    "content/remove: trash outside": lambda c, w: _to_trash(c, w.paths["trash_b"]),
     "section/view": lambda c, w: c.get("/content/sections/1", accept=media("Section")),
     "section/edit": lambda c, w: c.post(
         "/content/sections",
@@ -308,6 +310,7 @@ MATRIX: dict[str, tuple[int, int, int, int]] = {
     "content/remove in subtree": (401, 204, 401, 204),
     "content/remove outside": (401, 401, 401, 204),
     "content/remove: trash in subtree": (401, 201, 401, 201),
+    "content/remove: trash outside": (401, 401, 401, 201),  # trashing was checked without a target
     "section/view": (401, 401, 401, 200),
     "section/edit": (401, 401, 401, 201),
     "class/create": (401, 401, 401, 201),
@@ -390,3 +393,26 @@ def test_an_editor_in_the_clean_install_editors_group(api: Api) -> None:
     assert editor.get(f"/content/objects/{user_id}", accept=media("ContentInfo")).status_code == 200
     assert editor.get("/content/objects/14", accept=media("ContentInfo")).status_code == 401
     assert editor.get("/user/roles/3", accept=media("Role")).status_code == 401
+
+
+def test_restoring_from_the_trash_is_judged_as_creating_below_the_parent(world: World) -> None:
+    """content/restore alone is not enough: the item must be one the caller may create below the parent
+    it returns to (a create limited to a subtree keeps restores in that subtree)."""
+    api = world.admin
+    role = make_role(
+        api, "Restorer", ("content", "read", {}), ("content", "restore", {}), ("content", "create", {})
+    )
+    group = make_group(api, "Restorers")
+    assign(api, f"/user/groups/{group}", role, ("Subtree", f"{PREFIX}/content/locations/{world.a}/"))
+    assign(api, f"/user/groups/{group}", 1)
+    _, restorer = make_user(api, "restorer", group)
+    from_b = _trash_item(api, world.b, "Restorable B")
+
+    def restore(destination: str | None) -> httpx.Response:
+        headers = {"Destination": f"{PREFIX}/content/locations/{destination}"} if destination else {}
+        return restorer.request("MOVE", f"/content/trash/{from_b}", accept=media("Location"), headers=headers)
+
+    refused = restore(None)  # back to its parent in B, outside the restorer's subtree
+    assert refused.status_code == 401, refused.text
+    assert "'create' 'content'" in refused.text
+    assert restore(world.a).status_code == 201  # into A, where it may create

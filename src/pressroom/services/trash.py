@@ -8,7 +8,13 @@ from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
 from pressroom.domain.user import User
-from pressroom.services.content_ops import get_location, new_remote_id, refresh_visibility
+from pressroom.services.content_ops import (
+    get_location,
+    new_remote_id,
+    refresh_visibility,
+    require_create,
+    require_on,
+)
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
 from pressroom.services.permissions import Permissions
@@ -50,6 +56,8 @@ class TrashService:
             location = self.locations.load_in(tx, user, path)
             if location.content_id is None or location.id == ROOT_LOCATION_ID:
                 raise Forbidden("The root location cannot be trashed")
+            if location.content_info is not None:  # judged at this location, as a delete is
+                require_on(self.permissions, user, tx, "remove", location.content_info, locations=(location,))
             elsewhere = [
                 other
                 for other in tx.locations.of_content(location.content_id)
@@ -79,7 +87,15 @@ class TrashService:
         with self.store.write() as tx:
             item = self._item(tx, user, item_id)
             parent = self._restore_parent(tx, item, parent_path)
-            self.permissions.require(user, "content", "create")
+            info = item.location.content_info
+            if info is None:
+                self.permissions.require(user, "content", "create", tx=tx)
+            else:  # as creating the item below that parent would be judged
+                require_create(
+                    self.permissions, user, tx, parent, content_type_id=info.content_type_id,
+                    section_id=info.section_id, owner_id=info.owner_id,
+                    language_codes=(info.main_language_code,),
+                )  # fmt: skip
             old = item.location
             remote_id = new_remote_id() if tx.locations.remote_id_taken(old.remote_id) else old.remote_id
             tx.trash.restore(item, parent, remote_id, invisible=parent.invisible or parent.hidden)
