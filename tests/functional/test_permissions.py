@@ -44,6 +44,7 @@ from tests.functional.content_support import (
 )
 from tests.functional.role_support import PASSWORD, assign, main_path, make_group, make_role, make_user
 from tests.functional.support import login
+from tests.functional.users_support import basic
 from tests.helpers import PREFIX, Api, media, xml
 
 EDITOR_FUNCTIONS = ("read", "create", "edit", "publish", "remove", "hide", "versionread", "manage_locations")
@@ -416,3 +417,36 @@ def test_restoring_from_the_trash_is_judged_as_creating_below_the_parent(world: 
     assert refused.status_code == 401, refused.text
     assert "'create' 'content'" in refused.text
     assert restore(world.a).status_code == 201  # into A, where it may create
+
+
+def _update_user(api: Api, user_id: int, **values: Any) -> httpx.Response:
+    return api.patch(
+        f"/user/users/{user_id}",
+        body={"UserUpdate": values},
+        content_type=media("UserUpdate"),
+        accept=media("User"),
+    )
+
+
+def test_user_password_lets_a_user_change_its_own_password_and_nothing_else(world: World) -> None:
+    """user/password allows a password-only update of the caller's own account without content/edit
+    (permissions.md §3); anything more, or someone else's account, still needs content/edit."""
+    api = world.admin
+    role = make_role(api, "Self service", ("content", "read", {}), ("user", "password", {}))
+    group = make_group(api, "Self servers")
+    assign(api, f"/user/groups/{group}", role)
+    assign(api, f"/user/groups/{group}", 1)
+    own_id, own = make_user(api, "selfservice", group)
+    for refused in (
+        _update_user(own, own_id, email="other@example.com"),
+        _update_user(own, own_id, password="Changed5678", enabled=True),
+        _update_user(own, world.ids["member"], password="Changed5678"),
+        _update_user(world.member, world.ids["member"], password="Changed5678"),  # no user/password
+    ):
+        assert refused.status_code == 401, refused.text
+        assert "'edit' 'content'" in refused.text
+    changed = _update_user(own, own_id, password="Changed5678")
+    assert changed.status_code == 200, changed.text
+    relogged = Api(api.client, auth=basic("selfservice", "Changed5678"))
+    assert relogged.get(f"/user/users/{own_id}", accept=media("User")).status_code == 200
+    assert own.get(f"/user/users/{own_id}", accept=media("User")).status_code == 401  # the old one

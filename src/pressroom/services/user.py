@@ -14,7 +14,7 @@ from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, Precon
 from pressroom.domain.fieldtypes.base import FileStore, JsonDict
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.tags import tag_matches, value_tag
-from pressroom.domain.user import USER_TYPE, User, UserContent, UserCreate, UserUpdate
+from pressroom.domain.user import USER_TYPE, ContentParts, User, UserContent, UserCreate, UserUpdate
 from pressroom.services.accounts import account_definition, check_account_free
 from pressroom.services.content import now
 from pressroom.services.content_ops import (
@@ -145,13 +145,27 @@ class UserService:
         moment = now()
         with write_releasing_files(self.store, self.files) as tx:
             current = lock_user(tx, self.permissions, viewer, user_id)
-            require_on(self.permissions, viewer, tx, "edit", current.version.content)
+            if not self._own_password(tx, viewer, user_id, struct):
+                require_on(self.permissions, viewer, tx, "edit", current.version.content)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
             changes = (struct.email, struct.password, struct.enabled, struct.max_login)
             extra = [self._account_input(tx, current, struct)] if changes != (None, None, None, None) else []
             publish_edit(tx, self.files, viewer, current.version.content, struct.parts, moment, extra)
             return load_user(tx, self.permissions, viewer, user_id)
+
+    def _own_password(self, tx: Tx, viewer: User, user_id: int, struct: UserUpdate) -> bool:
+        """A change of the caller's own password and nothing else, which ``user/password`` allows
+        without ``content/edit`` (spec/permissions.md §3)."""
+        password_only = struct.password is not None and (
+            struct.email,
+            struct.enabled,
+            struct.max_login,
+            struct.parts,
+        ) == (None, None, None, ContentParts())
+        if not password_only or viewer.id != user_id:
+            return False
+        return self.permissions.can(viewer, "user", "password", tx=tx)
 
     @staticmethod
     def _account_input(tx: Tx, current: UserContent, struct: UserUpdate) -> FieldInput:
