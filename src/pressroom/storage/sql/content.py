@@ -314,6 +314,7 @@ _FIELDS = _FIELDS_QUERY.where(
 # Writes every create or publish runs, built once (building a statement cost more than running it).
 _INSERT_CONTENT = Prepared(insert(content).returning(content.c.id))
 _INSERT_VERSION = Prepared(insert(content_versions).returning(content_versions.c.id))
+_PREPARED_FIELDS = Prepared(_FIELDS)
 _INSERT_FIELDS = Prepared(insert(content_fields))
 _WRITE = Prepared(
     update(content).where(content.c.id == bindparam("item_id")).values(revision=content.c.revision + 1)
@@ -690,9 +691,8 @@ class SqlContentGateway:
 
     # -- fields --------------------------------------------------------------------------------------
     def load_fields(self, content_id: int, version_no: int) -> list[Field]:
-        return [
-            _field(r) for r in self.c.execute(_FIELDS, {"content_id": content_id, "version_no": version_no})
-        ]
+        rows = _PREPARED_FIELDS.all(self.c, {"content_id": content_id, "version_no": version_no})
+        return [_field(r) for r in rows]
 
     def get_versions(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], VersionInfo]:
         """Versions by ``(content id, version no)``, in one query."""

@@ -10,6 +10,7 @@ from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_,
 from pressroom.domain.content import EMBED, LINK, Relation
 from pressroom.domain.query import Criterion, MatchAll
 from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import content, field_definitions, relations
 
 DEFINED = 0
@@ -49,6 +50,7 @@ _OF_VERSION = (
     )
     .order_by(relations.c.id)
 )
+_PREPARED_OF_VERSION = Prepared(_OF_VERSION)
 
 
 class SqlRelationGateway:
@@ -90,7 +92,7 @@ class SqlRelationGateway:
             if limit is not None and limit >= 0:
                 query = query.limit(limit)
             return [_relation(r) for r in self.c.execute(query, params)]
-        found = [_relation(r) for r in self.c.execute(_OF_VERSION, params)]
+        found = [_relation(r) for r in _PREPARED_OF_VERSION.all(self.c, params)]
         if not found:
             return found
         ids = {r.destination_content_id for r in found}
