@@ -50,11 +50,11 @@ class Prepared:
         self._by_key: dict[Hashable, _Compiled] = {}
 
     def first(self, connection: Connection, params: Mapping[str, Any]) -> Any:
-        rows = self._run(connection, params, fetch=True)
+        rows = self._run(connection, params)
         return rows[0] if rows else None
 
     def all(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
-        return self._run(connection, params, fetch=True)
+        return self._run(connection, params)
 
     def execute(self, connection: Connection, params: Mapping[str, Any]) -> int:
         """Run a statement that returns no rows; the number of rows it changed."""
@@ -67,7 +67,7 @@ class Prepared:
         if rows:
             self._cursor(connection, self._compiled(connection, rows[0]), rows, many=True).close()
 
-    def _run(self, connection: Connection, params: Mapping[str, Any], *, fetch: bool) -> list[Any]:
+    def _run(self, connection: Connection, params: Mapping[str, Any]) -> list[Any]:
         compiled = self._compiled(connection, params)
         cursor = self._cursor(connection, compiled, [params], many=False)
         try:
