@@ -177,6 +177,31 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
     assert sent(publishing) == 11, publishing.statements
 
 
+def test_a_cold_content_get_reads_the_fields_with_the_item(two: tuple[Api, Api]) -> None:
+    """A process that has nothing cached for an item reads it, its current version's fields and whether
+    that version holds relations in one statement; a second one runs only when it does hold some."""
+    writer, reader = two
+    target = published_folder(writer, "Target")["_id"]
+    plain = published_folder(writer, "Plain")
+    related = published_folder(writer, "Related")["_id"]
+    draft = new_draft(writer, related)
+    assert relate(writer, related, draft, target).status_code == 201
+    publish(writer, related, draft)
+    content(reader, target)  # the reader's caller and caches are warm, its items are not
+    with StatementCounter() as cold:
+        shown = content(reader, plain["_id"])
+    assert cold.count == 1, cold.statements
+    assert shown["CurrentVersion"]["Version"]["Fields"]["field"][0]["fieldValue"] == "Plain"
+    with StatementCounter() as cold_related:
+        shown = content(reader, related)
+    assert cold_related.count == 2, cold_related.statements
+    destinations = shown["CurrentVersion"]["Version"]["Relations"]["Relation"]
+    assert [r["DestinationContent"]["_href"].rsplit("/", 1)[1] for r in destinations] == [str(target)]
+    with StatementCounter() as warm:
+        assert content(reader, related, "xml")
+    assert warm.count == 1, warm.statements
+
+
 def sent(counter: StatementCounter) -> int:
     return len([statement for statement in counter.statements if not statement.startswith("BEGIN")])
 

@@ -121,6 +121,19 @@ class LockedVersion:
 
 
 @dataclass(frozen=True, slots=True)
+class CurrentItem:
+    """An item as a content GET reads it in one statement: its current version (None when it has no
+    version row) and a stamp that changes with anything either shows; with the version's fields, and
+    whether it holds relations, when the reader asked for them."""
+
+    info: ContentInfo
+    version: VersionInfo | None
+    stamp: Hashable
+    fields: list[Field] | None = None
+    has_relations: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Relation:
     id: int
     source_content_id: int

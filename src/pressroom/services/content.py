@@ -83,15 +83,21 @@ class ContentService:
     def load(self, user: User, content_id: int, languages: tuple[str, ...] = ()) -> Version:
         """The item with its current version (fields in ``languages`` only, when given)."""
         with self.store.read() as tx:
-            found = tx.content.get_with_current_version(content_id)
+            # Nothing cached for the item: its fields come with it, so a cold GET is one statement too.
+            cold = not self.versions.holds(content_id)
+            found = tx.content.get_with_current_version(content_id, with_fields=cold)
             if found is None:
                 raise NotFound.of("Content", content_id)
-            info, version, stamp = found
+            info, version = found.info, found.version
             check_readable(self.permissions, user, tx, info)
             readable = self.permissions.read_criterion(user, tx)
             if version is None:
                 return load_version(tx, info, current_version(tx, info), languages, readable=readable)
-            return load_version(tx, info, version, languages, self.versions, stamp, readable)
+            loaded = None
+            if found.fields is not None:
+                stored = tx.relations.list(info.id, version.version_no) if found.has_relations else []
+                loaded = (found.fields, stored)
+            return load_version(tx, info, version, languages, self.versions, found.stamp, readable, loaded)
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:

@@ -189,21 +189,19 @@ def load_version(
     loaded: tuple[Sequence[Field], Sequence[Relation]] | None = None,
 ) -> Version:
     """The version with its fields (only ``languages`` when given) and relations (only to items
-    ``readable`` lets the caller read, when given); from ``cache`` when it holds them under ``stamp``,
-    or ``loaded``: the fields and relations as stored, when the caller has just written them.
+    ``readable`` lets the caller read, when given); from ``cache`` (of current versions) when it holds
+    them under ``stamp``, else ``loaded``: the fields and relations as stored, when the caller has just
+    written or read them, else from the database.
     The result carries a stamp for representation caches unless it shows other items' images (which
     change without this item's stamp) or relations filtered for this caller."""
-    entry = None if cache is None or stamp is None else cache.get(info.id, version.version_no, stamp)
-    if entry is None and loaded is not None:
-        entry = (stamp, tuple(loaded[0]), tuple(loaded[1]))
+    entry = None if cache is None or stamp is None else cache.get(info.id, stamp)
     if entry is None:
-        entry = (
-            stamp,
-            tuple(tx.content.load_fields(info.id, version.version_no)),
-            tuple(tx.relations.list(info.id, version.version_no)),
-        )
+        if loaded is None:
+            stored = tx.content.load_fields(info.id, version.version_no)
+            loaded = (stored, tx.relations.list(info.id, version.version_no))
+        entry = (stamp, tuple(loaded[0]), tuple(loaded[1]))
         if cache is not None and stamp is not None:
-            cache.put(info.id, version.version_no, entry)
+            cache.put(info.id, entry)
     _, fields, relations = entry
     if languages:
         fields = tuple(f for f in fields if f.language_code in languages)

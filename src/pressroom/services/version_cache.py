@@ -19,14 +19,19 @@ Entry = tuple[Hashable, tuple[Field, ...], tuple[Relation, ...]]
 
 class VersionCache:
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
-        self._entries: dict[tuple[int, int], Entry] = {}
+        self._entries: dict[int, Entry] = {}
         self._max_entries = max_entries
 
-    def get(self, content_id: int, version_no: int, stamp: Hashable) -> Entry | None:
-        entry = self._entries.get((content_id, version_no))
+    def holds(self, content_id: int) -> bool:
+        """Whether an entry for the item is here, current or not: a reader that finds none asks for the
+        fields with the item, and one that finds one expects it to be current."""
+        return content_id in self._entries
+
+    def get(self, content_id: int, stamp: Hashable) -> Entry | None:
+        entry = self._entries.get(content_id)
         return entry if entry is not None and entry[0] == stamp else None
 
-    def put(self, content_id: int, version_no: int, entry: Entry) -> None:
+    def put(self, content_id: int, entry: Entry) -> None:
         if len(self._entries) >= self._max_entries:
             self._entries.clear()  # rare and cheap to refill; no bookkeeping on the hot path
-        self._entries[(content_id, version_no)] = entry
+        self._entries[content_id] = entry

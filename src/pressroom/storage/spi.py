@@ -5,7 +5,7 @@ Gateways return domain values and raise domain errors; they never commit and nev
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Protocol
@@ -14,6 +14,7 @@ from pressroom.domain.caller import AccessStamp
 from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
+    CurrentItem,
     Field,
     LockedVersion,
     NewContent,
@@ -157,10 +158,9 @@ class ContentTypeGateway(Protocol):
 
 class ContentGateway(Protocol):
     def get(self, content_id: int) -> ContentInfo | None: ...
-    def get_with_current_version(
-        self, content_id: int
-    ) -> tuple[ContentInfo, VersionInfo | None, Hashable] | None:
-        """The item, its current version, and a stamp that changes with anything either shows."""
+    def get_with_current_version(self, content_id: int, *, with_fields: bool = False) -> CurrentItem | None:
+        """The item, its current version, and a stamp that changes with anything either shows; with
+        ``with_fields``, also the version's fields and whether it holds relations, in the same statement."""
         ...
 
     def lock(self, content_id: int) -> ContentInfo | None:

@@ -10,7 +10,7 @@ relations) take it first and so run one after the other, each reading what the p
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace as dataclass_replace
 from datetime import datetime
 from types import SimpleNamespace
@@ -43,6 +43,7 @@ from pressroom.domain.content import (
     VERSION_STATUS_CODES,
     ContentInfo,
     ContentUpdate,
+    CurrentItem,
     Field,
     LockedVersion,
     NewContent,
@@ -140,6 +141,16 @@ def _current_version(row: Any) -> VersionInfo | None:
             **columns, content_id=row.id, version_no=row.current_version_no, names=row.version_names
         )
     )
+
+
+def _prefixed_fields(rows: Sequence[Any]) -> list[Field]:
+    """The fields in rows that carry them as ``f_`` columns, one each (a row of an item or version
+    without fields has none; a field whose definition is not a defined one has no identifier)."""
+    return [
+        _field(SimpleNamespace(**{name: getattr(r, f"f_{name}") for name in _FIELD_NAMES}))
+        for r in rows
+        if r.f_id is not None and r.f_identifier is not None
+    ]
 
 
 def _of_version(content_id: int, version_no: int) -> ColumnElement[bool]:
@@ -283,6 +294,42 @@ _LOCK_VERSION = _locking(_WANTED_FIELDS_FROM, *_WANTED_COLUMNS, *_FIELD_COLUMNS)
 _LOCK_VERSION_FOR_CALLER = _locking(
     with_caller(_WANTED_FIELDS_FROM), *_WANTED_COLUMNS, *_FIELD_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
 ).order_by(*_FIELD_ORDER)
+# A content GET that has nothing cached for the item: the item with its current version's fields (one row
+# each, as ``_LOCK_VERSION`` reads a version's), and whether that version holds relations, which the
+# usual version does not: a cold GET is then one statement, as a warm one is.
+_CURRENT_FIELDS_FROM = _INFO_FROM.outerjoin(
+    content_fields,
+    and_(
+        content_fields.c.content_id == content.c.id,
+        content_fields.c.version_no == content.c.current_version_no,
+    ),
+).outerjoin(
+    field_definitions,
+    and_(
+        field_definitions.c.id == content_fields.c.field_definition_id,
+        field_definitions.c.status == DEFINED,
+    ),
+)
+_HAS_RELATIONS = (
+    exists()
+    .where(
+        relations.c.source_content_id == content.c.id,
+        relations.c.source_version_no == content.c.current_version_no,
+    )
+    .label("has_relations")
+)
+_PREPARED_INFO_WITH_FIELDS = Prepared(
+    select(*_INFO_COLUMNS, _HAS_RELATIONS, *_FIELD_COLUMNS)
+    .select_from(_CURRENT_FIELDS_FROM)
+    .where(content.c.id == bindparam("content_id"))
+    .order_by(*_FIELD_ORDER)
+)
+_PREPARED_INFO_WITH_FIELDS_FOR_CALLER = Prepared(
+    select(*_INFO_COLUMNS, _HAS_RELATIONS, *_FIELD_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS)
+    .select_from(with_caller(_CURRENT_FIELDS_FROM))
+    .where(content.c.id == bindparam("content_id"))
+    .order_by(*_FIELD_ORDER)
+)
 _PREPARED_LOCK = Prepared(_LOCK_BY_ID)
 _PREPARED_LOCK_FOR_CALLER = Prepared(_LOCK_FOR_CALLER)
 _PREPARED_LOCK_VERSION = Prepared(_LOCK_VERSION)
@@ -358,50 +405,46 @@ class SqlContentGateway:
         row = self.c.execute(_INFO_BY_ID, {"content_id": content_id}).first()
         return _info(row) if row else None
 
-    def get_with_current_version(
-        self, content_id: int
-    ) -> tuple[ContentInfo, VersionInfo | None, Hashable] | None:
+    def get_with_current_version(self, content_id: int, *, with_fields: bool = False) -> CurrentItem | None:
         """The item and its current version, in one query, with a stamp that changes whenever the
         item, its current version, its main location's path or the cached tables change (any write to
-        the item, its versions, fields and relations bumps its revision)."""
-        caller = current_caller()
-        if caller is None:
-            row = _PREPARED_INFO.first(self.c, {"content_id": content_id})
+        the item, its versions, fields and relations bumps its revision); with ``with_fields``, the
+        version's fields and whether it holds relations, in the same query."""
+        params = {"content_id": content_id}
+        if with_fields:
+            rows = self._for_caller(_PREPARED_INFO_WITH_FIELDS, _PREPARED_INFO_WITH_FIELDS_FOR_CALLER, params)
         else:
-            row = _PREPARED_INFO_FOR_CALLER.first(self.c, {"content_id": content_id, **caller_params(caller)})
-        if row is None:
+            rows = self._for_caller(_PREPARED_INFO, _PREPARED_INFO_FOR_CALLER, params)
+        if not rows:
             return None
-        if caller is not None:
-            take_caller(caller, row)
-            caller.access_stamp = access_stamp(row)
-        self.cache.saw_epoch(row.cache_epoch)
-        return _info(row), _current_version(row), tuple(row)[:_STAMP_WIDTH]
+        row = rows[0]
+        info, version, stamp = _info(row), _current_version(row), tuple(row)[:_STAMP_WIDTH]
+        if not with_fields:
+            return CurrentItem(info, version, stamp)
+        return CurrentItem(info, version, stamp, _prefixed_fields(rows), bool(row.has_relations))
 
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it); the
         same statement confirms the request's caller and reads its access stamp and the cache epoch."""
-        rows = self._locked(_PREPARED_LOCK, _PREPARED_LOCK_FOR_CALLER, {"content_id": content_id})
+        rows = self._for_caller(_PREPARED_LOCK, _PREPARED_LOCK_FOR_CALLER, {"content_id": content_id})
         return _info(rows[0]) if rows else None
 
     def lock_version(self, content_id: int, version_no: int) -> LockedVersion | None:
         """:meth:`lock`, with version ``version_no`` of the item (None when it has none such), whether
         that version holds relations derived from its fields, and its fields, in the same statement."""
         params = {"content_id": content_id, "version_no": version_no}
-        rows = self._locked(_PREPARED_LOCK_VERSION, _PREPARED_LOCK_VERSION_FOR_CALLER, params)
+        rows = self._for_caller(_PREPARED_LOCK_VERSION, _PREPARED_LOCK_VERSION_FOR_CALLER, params)
         if not rows:
             return None
         row = rows[0]
         if row.w_id is None:
             return LockedVersion(_info(row), None, False, [])
         version = _version(SimpleNamespace(**{name: getattr(row, f"w_{name}") for name in _VERSION_COLUMNS}))
-        fields = [
-            _field(SimpleNamespace(**{name: getattr(r, f"f_{name}") for name in _FIELD_NAMES}))
-            for r in rows
-            if r.f_id is not None and r.f_identifier is not None
-        ]
-        return LockedVersion(_info(row), version, bool(row.w_derived), fields)
+        return LockedVersion(_info(row), version, bool(row.w_derived), _prefixed_fields(rows))
 
-    def _locked(self, plain: Prepared, for_caller: Prepared, params: dict[str, Any]) -> Sequence[Any]:
+    def _for_caller(self, plain: Prepared, for_caller: Prepared, params: dict[str, Any]) -> Sequence[Any]:
+        """The rows of ``plain``, or of ``for_caller`` when the request has a caller to confirm (its
+        account and access stamp come in the first row); the cache epoch is noted either way."""
         caller = current_caller()
         if caller is None:
             rows = plain.all(self.c, params)

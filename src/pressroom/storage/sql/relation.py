@@ -80,12 +80,12 @@ class SqlRelationGateway:
         with the prebuilt statement, and only when it has relations does a second statement keep the
         readable destinations (the usual version has none: no cost for the filter)."""
         params = {"content_id": content_id, "version_no": version_no}
-        paged = bool(offset) or limit is not None
-        if readable is None or isinstance(readable, MatchAll) or paged:
+        filtered = None if readable is None or isinstance(readable, MatchAll) else readable
+        if offset or limit is not None:
             query = _OF_VERSION
-            if readable is not None and not isinstance(readable, MatchAll):
+            if filtered is not None:
                 query = query.join(content, content.c.id == relations.c.destination_content_id).where(
-                    compile_criterion(readable)
+                    compile_criterion(filtered)
                 )
             if offset:
                 query = query.offset(offset)
@@ -93,10 +93,10 @@ class SqlRelationGateway:
                 query = query.limit(limit)
             return [_relation(r) for r in self.c.execute(query, params)]
         found = [_relation(r) for r in _PREPARED_OF_VERSION.all(self.c, params)]
-        if not found:
+        if not found or filtered is None:
             return found
         ids = {r.destination_content_id for r in found}
-        readable_ids = select(content.c.id).where(content.c.id.in_(ids), compile_criterion(readable))
+        readable_ids = select(content.c.id).where(content.c.id.in_(ids), compile_criterion(filtered))
         allowed = set(self.c.execute(readable_ids).scalars())
         return [r for r in found if r.destination_content_id in allowed]
 
