@@ -5,11 +5,12 @@ location, whose content the service resolves."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pressroom.domain.content import EMBED, LINK
 from pressroom.domain.fieldtypes.base import RelationTarget
 from pressroom.domain.fieldtypes.ezrichtext_convert import DOCBOOK_NS, XLINK_NS
-from pressroom.domain.fieldtypes.ezrichtext_xml import parse
+from pressroom.domain.fieldtypes.ezrichtext_xml import CACHED_SIZE, parse
 from pressroom.domain.integers import MAX_ID, parse_int
 
 _KINDS = {
@@ -24,6 +25,10 @@ _HREF = re.compile(r"(ezcontent|ezlocation)://([0-9]+)(?:#.*)?\s*", re.DOTALL)
 
 def docbook_relations(docbook: str) -> list[RelationTarget]:
     """LINK and EMBED targets of a stored DocBook document, in document order, each once."""
+    return list(_cached_relations(docbook) if len(docbook) <= CACHED_SIZE else _relations(docbook))
+
+
+def _relations(docbook: str) -> tuple[RelationTarget, ...]:
     found: list[RelationTarget] = []
     for element in parse(docbook, "rich text").iter(*_KINDS):
         match = _HREF.fullmatch(element.get(_HREF_ATTRIBUTE) or "")
@@ -31,4 +36,7 @@ def docbook_relations(docbook: str) -> list[RelationTarget]:
         if match is None or target is None or target > MAX_ID:  # names nothing that can exist
             continue
         found.append(RelationTarget(_KINDS[element.tag], target, match.group(1) == "ezlocation"))
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
+
+
+_cached_relations = lru_cache(maxsize=512)(_relations)

@@ -134,6 +134,10 @@ def _xhtml5edit(docbook: str) -> str:
 
 def docbook_problems(docbook: str) -> list[str]:
     """Why stored DocBook is not acceptable: elements outside the supported set, unsafe link schemes."""
+    return list(_cached_problems(docbook) if len(docbook) <= CACHED_SIZE else _problems(docbook))
+
+
+def _problems(docbook: str) -> tuple[str, ...]:
     problems: list[str] = []
     for element in parse(docbook, "rich text").iter():
         if not isinstance(element.tag, str):
@@ -144,7 +148,7 @@ def docbook_problems(docbook: str) -> list[str]:
         href = element.get(f"{{{XLINK_NS}}}href")
         if href is not None and is_unsafe_link(href):
             problems.append(f"Link '{href}' uses a scheme that is not allowed.")
-    return list(dict.fromkeys(problems))
+    return tuple(dict.fromkeys(problems))
 
 
 def _text(docbook: str) -> str:
@@ -154,14 +158,22 @@ def _text(docbook: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-_cached_xhtml5edit = lru_cache(maxsize=512)(_xhtml5edit)
-_cached_text = lru_cache(maxsize=512)(_text)
-
-
 def is_empty_docbook(docbook: str) -> bool:
     """True when the section has no child element and no text."""
+    return _cached_is_empty(docbook) if len(docbook) <= CACHED_SIZE else _is_empty(docbook)
+
+
+def _is_empty(docbook: str) -> bool:
     root = parse(docbook, "stored rich text")
     return len(root) == 0 and not (root.text or "").strip()
+
+
+# Saving and publishing one document asks the same questions of it several times (validation, names,
+# relations, the search index: 15 parses per create and publish), and reading it converts it again.
+_cached_xhtml5edit = lru_cache(maxsize=512)(_xhtml5edit)
+_cached_text = lru_cache(maxsize=512)(_text)
+_cached_problems = lru_cache(maxsize=512)(_problems)
+_cached_is_empty = lru_cache(maxsize=512)(_is_empty)
 
 
 def _collect_text(element: etree._Element, parts: list[str]) -> None:
