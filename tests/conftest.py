@@ -110,6 +110,15 @@ def api(client: TestClient) -> Api:
     return Api(client)
 
 
+@pytest.fixture
+def db_api(database_url: str, tmp_path: Path) -> Iterator[Api]:
+    """:func:`api` over each kind of database: for behaviour that depends on the database."""
+    with TestClient(
+        create_app(make_settings(database_url, tmp_path)), base_url="http://testserver"
+    ) as client:
+        yield Api(client)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -3,15 +3,23 @@ id, listing and adding locations of a content item (shapes-content.md §10, inst
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.schema import locations
 from tests.functional.content_support import (
+    content_create,
     content_info,
     create_folder,
     encode,
+    field,
     main_location_path,
+    post_content,
+    publish,
     published_folder,
 )
 from tests.functional.support import error_message
@@ -193,3 +201,60 @@ def test_content_below_another_location_survives_a_subtree_delete(api: Api) -> N
     assert api.delete(f"/content/objects/{doomed['_id']}").status_code == 204
     survivor = content_info(api, keeper["_id"])
     assert survivor["MainLocation"]["_href"] == other["_href"]
+
+
+# -- publishing places the pending location ------------------------------------------------------------
+
+
+def _draft_below(api: Api, parent: str, name: str, remote_id: str) -> int:
+    data = content_create([field("name", name)], parent=parent)
+    data["LocationCreate"]["remoteId"] = remote_id
+    response = post_content(api, data)
+    assert response.status_code == 201, response.text
+    return int(response.json()["Content"]["_id"])
+
+
+def test_publishing_places_the_location_below_its_parent_with_its_remote_id(db_api: Api) -> None:
+    parent = main_location_path(published_folder(db_api, "Placing parent"))
+    remote_id = f"placed-{uuid.uuid4().hex}"
+    item = _draft_below(db_api, parent, "Placed", remote_id)
+    publish(db_api, item)
+    placed = location(db_api, main_location_path(content_info(db_api, item)))
+    assert placed["pathString"].startswith(f"/{parent}/")
+    assert placed["depth"] == parent.count("/") + 1
+    assert (placed["remoteId"], placed["invisible"]) == (remote_id, False)
+
+
+def test_a_remote_id_taken_meanwhile_is_replaced_and_a_hidden_parent_makes_the_location_invisible(
+    db_api: Api, database_url: str
+) -> None:
+    parent = main_location_path(published_folder(db_api, "Hidden parent"))
+    hidden = db_api.patch(
+        f"/content/locations/{parent}",
+        body={"LocationUpdate": {"hidden": True}},
+        content_type=media("LocationUpdate"),
+        accept=media("Location"),
+    )
+    assert hidden.status_code == 200, hidden.text
+    remote_id = f"contested-{uuid.uuid4().hex}"
+    waiting = _draft_below(db_api, parent, "Waiting", remote_id)
+    # A concurrent writer took the id between the create and the publish (the API refuses an id that a
+    # pending location holds, so the race is played out in the database).
+    engine = make_engine(database_url)
+    with engine.begin() as connection:
+        connection.execute(update(locations).where(locations.c.id == 43).values(remote_id=remote_id))
+    engine.dispose()
+    publish(db_api, waiting)
+    placed = location(db_api, main_location_path(content_info(db_api, waiting)))
+    assert placed["remoteId"] not in (remote_id, "")
+    assert placed["invisible"] is True
+    assert location(db_api, "1/43")["remoteId"] == remote_id
+
+
+def test_publishing_below_a_parent_deleted_meanwhile_is_refused_and_changes_nothing(db_api: Api) -> None:
+    parent_info = published_folder(db_api, "Doomed parent")
+    item = _draft_below(db_api, main_location_path(parent_info), "Orphan", f"orphan-{uuid.uuid4().hex}")
+    assert db_api.delete(f"/content/objects/{parent_info['_id']}").status_code == 204
+    response = db_api.request("PUBLISH", f"/content/objects/{item}/versions/1")
+    assert response.status_code == 404, response.text
+    assert content_info(db_api, item)["status"] == "DRAFT"

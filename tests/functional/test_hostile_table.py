@@ -6,28 +6,16 @@ NUL characters in text and huge ``limit`` values in tests/functional/test_input_
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 
-from pressroom.app import create_app
-from tests.conftest import make_settings
 from tests.functional.content_support import content_create, field, post_content
 from tests.helpers import Api, media
 
 BIG = "x" * 100_000
 SECTION = media("SectionInput")
 FILE_TYPE = 12  # the clean install's "file": name, description, file (ezbinaryfile)
-
-
-@pytest.fixture
-def db_api(database_url: str, tmp_path: Path) -> Iterator[Api]:
-    with TestClient(
-        create_app(make_settings(database_url, tmp_path)), base_url="http://testserver"
-    ) as client:
-        yield Api(client)
 
 
 def section_identifiers(api: Api) -> list[str]:

@@ -28,12 +28,12 @@ BIG = 10_000
 # Statements a whole service call sends (loads, checks and URL alias upkeep included), the same for 3
 # locations or 10,000. A move regenerates the aliases of the moved top location only (10 statements: its
 # entries and its new parent's come in one query): the paths below follow its node; the content types it
-# needs come from the process cache once warm. Delete
+# needs come from the process cache once warm, its new URL alias node from the process's block. Delete
 # and trash drop the subtree's alias entries in one statement, and delete also the user accounts of the
 # deleted content, marks the items that related to it changed, and deletes their field rows with RETURNING
 # of the files they referenced (the stored-file bookkeeping of services/file.py). Each count includes the
 # permission resolver's reads in the transaction (the caller's grants, which bring the cache epoch along).
-MOVE_STATEMENTS = 23
+MOVE_STATEMENTS = 22
 DELETE_STATEMENTS = 11
 TRASH_STATEMENTS = 12
 

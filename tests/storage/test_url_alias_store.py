@@ -185,3 +185,12 @@ def test_wildcards(store: SqlStore) -> None:
     with store.read() as tx:
         assert tx.url_wildcards.list() == [second]
         assert tx.url_wildcards.get(1) is None
+
+
+def test_claim_inserts_a_free_key_and_leaves_a_taken_one_as_it_is(store: SqlStore) -> None:
+    with store.write() as tx:
+        node = tx.url_aliases.new_node()
+        first = entry(0, "claimed-segment", node, "eznode:2")
+        assert tx.url_aliases.claim(first) is True
+        assert tx.url_aliases.claim(entry(0, "claimed-segment", node + 1, "eznode:43")) is False
+        assert tx.url_aliases.get(0, text_md5("claimed-segment")) == first

@@ -68,6 +68,26 @@ class PendingLocation:
 
 
 @dataclass(frozen=True, slots=True)
+class Parent:
+    """What placing a location below a parent needs of the parent."""
+
+    id: int
+    path_string: str
+    depth: int
+    shadowed: bool  # hidden or invisible: what is placed below it is invisible
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A pending location taken for publishing, with its parent (None: gone meanwhile) and whether a
+    location took its remote id meanwhile."""
+
+    pending: PendingLocation
+    parent: Parent | None
+    remote_id_taken: bool
+
+
+@dataclass(frozen=True, slots=True)
 class LocationUpdate:
     """PATCH of a location; ``None`` leaves a property as it is. ``hidden`` hides or reveals."""
 

@@ -357,21 +357,21 @@ def publish(
 def _place_pending(tx: Tx, info: ContentInfo) -> list[Location]:
     """Turn the item's pending locations into locations (in the order they were added); a remote id
     that a location took meanwhile is replaced by a new one. NotFound when a parent is gone."""
-    pending = tx.locations.take_pending(info.id)
-    if not pending:
-        return []
-    parents, taken = tx.locations.placing([p.parent_id for p in pending], [p.remote_id for p in pending])
-    placed = []
-    for item in pending:
-        parent = parents.get(item.parent_id)
+    placed: list[Location] = []
+    for item in tx.locations.take_pending(info.id):
+        pending, parent = item.pending, item.parent
         if parent is None:
-            raise NotFound.of("Location", item.parent_id)
-        remote_id = new_remote_id() if item.remote_id in taken else item.remote_id
-        taken.add(remote_id)
+            raise NotFound.of("Location", pending.parent_id)
+        taken = item.remote_id_taken or any(location.remote_id == pending.remote_id for location in placed)
         struct = LocationCreate(
-            item.parent_id, item.priority, item.hidden, remote_id, item.sort_field, item.sort_order
+            pending.parent_id,
+            pending.priority,
+            pending.hidden,
+            new_remote_id() if taken else pending.remote_id,
+            pending.sort_field,
+            pending.sort_order,
         )
-        invisible = parent.invisible or parent.hidden or struct.hidden or info.is_hidden
+        invisible = parent.shadowed or struct.hidden or info.is_hidden
         placed.append(tx.locations.create(info.id, parent, struct, invisible))
     return placed
 

@@ -115,7 +115,8 @@ def refresh_aliases(
             known[info.id] = _current_names(tx, info)
         parent = ROOT_NODE if location.parent_id in TOP_LOCATION_IDS else nodes.get(location.parent_id)
         # A parent without aliases (none is made without one) puts the segment at the top level.
-        _place(tx, location, info, known[info.id], parent or ROOT_NODE, state, nodes, fresh)
+        claims = stored if new else None
+        _place(tx, location, info, known[info.id], parent or ROOT_NODE, state, nodes, fresh, claims)
     for key, entry in state.items():
         if key in fresh:
             tx.url_aliases.insert(entry)
@@ -132,17 +133,30 @@ def _place(
     state: dict[Key, AliasEntry],
     nodes: dict[int, int],
     fresh: set[Key],
+    claimed: dict[Key, AliasEntry] | None = None,
 ) -> None:
-    """Claim one segment per language below ``parent`` (main language first)."""
+    """Claim one segment per language below ``parent`` (main language first). With ``claimed``, the
+    location is new, so no entry leads to it: a segment is first inserted unless its key is taken (and
+    noted there as stored), and looked up only when it is."""
     action = location_action(location.id)
     languages = sorted(names, key=lambda code: (code != info.main_language_code, code))
     for language in languages:
         base = slugify(names[language])
+        always_available = info.always_available and language == info.main_language_code
         counter = 1
         while True:
             text = base if counter == 1 else f"{base}{counter}"
             key = (parent, text_md5(text))
-            existing = state.get(key) or tx.url_aliases.get(*key)
+            existing = state.get(key)
+            if existing is None and claimed is not None:
+                node = nodes.get(location.id) or tx.url_aliases.new_node()
+                entry = _original(key, text, node, action, always_available, language)
+                if tx.url_aliases.claim(entry):
+                    nodes[location.id] = entry.node
+                    state[key] = claimed[key] = entry
+                    break
+            if existing is None:
+                existing = tx.url_aliases.get(*key)
             if existing is not None and existing.action == action and existing.is_original:
                 # Another language of this location already took the same text.
                 codes = (*existing.language_codes, language)
@@ -154,20 +168,27 @@ def _place(
                 if location.id not in nodes:
                     adopt = existing.node if existing is not None and existing.action == NOP else None
                     nodes[location.id] = adopt or tx.url_aliases.new_node()
-                state[key] = AliasEntry(
-                    parent=parent,
-                    text_md5=key[1],
-                    text=text,
-                    node=nodes[location.id],
-                    action=action,
-                    is_original=True,
-                    is_custom=False,
-                    forward=False,
-                    always_available=info.always_available and language == info.main_language_code,
-                    language_codes=(language,),
-                )
+                state[key] = _original(key, text, nodes[location.id], action, always_available, language)
                 break
             counter += 1
+
+
+def _original(
+    key: Key, text: str, node: int, action: str, always_available: bool, language: str
+) -> AliasEntry:
+    """The generated, current entry of a segment in one language."""
+    return AliasEntry(
+        parent=key[0],
+        text_md5=key[1],
+        text=text,
+        node=node,
+        action=action,
+        is_original=True,
+        is_custom=False,
+        forward=False,
+        always_available=always_available,
+        language_codes=(language,),
+    )
 
 
 def remove_subtree_aliases(tx: Tx, path_strings: Sequence[str]) -> None:

@@ -27,7 +27,14 @@ from pressroom.domain.content_type_query import ContentTypeQuery
 from pressroom.domain.image_variation import StoredVariation
 from pressroom.domain.integrity import Problem
 from pressroom.domain.language import Language
-from pressroom.domain.location import Location, LocationCreate, LocationUpdate, PendingLocation, TrashItem
+from pressroom.domain.location import (
+    Location,
+    LocationCreate,
+    LocationUpdate,
+    Parent,
+    Placing,
+    TrashItem,
+)
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.query import Criterion
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
@@ -313,7 +320,7 @@ class LocationGateway(Protocol):
         ...
 
     def create(
-        self, content_id: int, parent: Location, struct: LocationCreate, invisible: bool
+        self, content_id: int, parent: Location | Parent, struct: LocationCreate, invisible: bool
     ) -> Location: ...
     def update(self, location_id: int, struct: LocationUpdate) -> None: ...
     def set_hidden(self, location_id: int, hidden: bool) -> None: ...
@@ -335,14 +342,9 @@ class LocationGateway(Protocol):
         ...
 
     def add_pending(self, content_id: int, struct: LocationCreate) -> None: ...
-    def take_pending(self, content_id: int) -> list[PendingLocation]:
-        """Remove the item's pending locations, returning them in the order they were added."""
-        ...
-
-    def placing(
-        self, parent_ids: Sequence[int], remote_ids: Sequence[str]
-    ) -> tuple[dict[int, Location], set[str]]:
-        """The parents by id, and which of the remote ids a location has, in one query."""
+    def take_pending(self, content_id: int) -> list[Placing]:
+        """Remove the item's pending locations, returning them in the order they were added, each with
+        its parent and whether a location has its remote id, in one statement."""
         ...
 
 
@@ -391,6 +393,10 @@ class UrlAliasGateway(Protocol):
     def of_nodes(self, nodes: Iterable[int]) -> list[AliasEntry]: ...
     def new_node(self) -> int: ...
     def save(self, entry: AliasEntry) -> None: ...
+    def claim(self, entry: AliasEntry) -> bool:
+        """Insert the entry unless its key is taken (then change nothing): whether it was inserted."""
+        ...
+
     def insert(self, entry: AliasEntry) -> None: ...
     def delete(self, keys: Sequence[tuple[int, str]]) -> None: ...
     def delete_of_subtrees(self, path_strings: Sequence[str]) -> None:

@@ -71,7 +71,7 @@ from pressroom.storage.sql.schema import (
     locations,
     relations,
 )
-from pressroom.storage.sql.sequences import EPOCH_COLUMN, reserve
+from pressroom.storage.sql.sequences import EPOCH_COLUMN, TxBlocks, take
 
 CONTENT_STATUS_NAMES = {code: name for name, code in CONTENT_STATUS_CODES.items()}
 VERSION_STATUS_NAMES = {code: name for name, code in VERSION_STATUS_CODES.items()}
@@ -392,9 +392,12 @@ def _field(r: Any) -> Field:
 
 
 class SqlContentGateway:
-    def __init__(self, connection: Connection, cache: TxCache | None = None) -> None:
+    def __init__(
+        self, connection: Connection, cache: TxCache | None = None, blocks: TxBlocks | None = None
+    ) -> None:
         self.c = connection
         self.cache = cache or TxCache(EpochCache(), connection)
+        self.blocks = blocks
         self.released_files: set[str] = set()
         """Files referenced by field rows this transaction removed or replaced (see ``unreferenced``)."""
         self.uploaded_files: set[str] = set()
@@ -811,11 +814,8 @@ class SqlContentGateway:
         return sorted({(row.content_id, row.version_no) for row in self.c.execute(query)})
 
     def new_field_ids(self, count: int) -> list[int]:
-        """Reserve ``count`` new field ids in one statement."""
-        if count <= 0:
-            return []
-        last = reserve(self.c, FIELD_SEQUENCE, count)
-        return list(range(last - count + 1, last + 1))
+        """``count`` new field ids (from the process's block: a statement only when it runs out)."""
+        return take(self.c, self.blocks, FIELD_SEQUENCE, count)
 
     def field_ids_of(self, content_id: int) -> dict[tuple[int, str], int]:
         """The field id already used for each (field definition, language) of the item."""

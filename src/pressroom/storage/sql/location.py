@@ -30,6 +30,7 @@ from sqlalchemy import (
     func,
     insert,
     literal,
+    literal_column,
     or_,
     select,
     table,
@@ -38,7 +39,14 @@ from sqlalchemy import (
 )
 
 from pressroom.domain.content_type import SORT_FIELD_NAMES, SORT_FIELDS, SORT_ORDER_NAMES, SORT_ORDERS
-from pressroom.domain.location import Location, LocationCreate, LocationUpdate, PendingLocation
+from pressroom.domain.location import (
+    Location,
+    LocationCreate,
+    LocationUpdate,
+    Parent,
+    PendingLocation,
+    Placing,
+)
 from pressroom.domain.query import Criterion, MatchAll
 from pressroom.domain.search import children_sort
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
@@ -160,27 +168,40 @@ def _insert_location(dialect: str) -> Prepared:
     )
 
 
+_parent = locations.alias("parent")
+_taker = locations.alias("taker")
+
+
+# Spelled out: SQLAlchemy leaves table names out of columns in RETURNING, subqueries included, where
+# ``id = parent_id`` would compare the parent's own columns.
+_PENDING_PARENT: ColumnElement[int] = literal_column("pending_locations.parent_id")
+_PENDING_REMOTE_ID: ColumnElement[str] = literal_column("pending_locations.remote_id")
+
+
+def _of_parent(column: Any) -> Any:
+    found = select(column).where(literal_column("parent.id") == _PENDING_PARENT)
+    return found.correlate(pending_locations).scalar_subquery()
+
+
+# Publishing takes the item's pending locations with what placing them needs, in one statement (both
+# databases allow subqueries in RETURNING): each parent's path, depth and visibility, and whether a
+# location took the pending remote id meanwhile.
 _TAKE_PENDING = Prepared(
     delete(pending_locations)
     .where(pending_locations.c.content_id == bindparam("pending_content_id"))
-    .returning(*pending_locations.c)
+    .returning(
+        *pending_locations.c,
+        _of_parent(_parent.c.path_string).label("parent_path"),
+        _of_parent(_parent.c.depth).label("parent_depth"),
+        _of_parent(or_(_parent.c.hidden, _parent.c.invisible)).label("parent_shadowed"),
+        exists()
+        .where(literal_column("taker.remote_id") == _PENDING_REMOTE_ID)
+        .select_from(_taker)
+        .correlate(pending_locations)
+        .label("remote_id_taken"),
+    )
 )
 _INSERT_PENDING = Prepared(insert(pending_locations))
-# Placing needs the parents' paths, not their child counts (left at 0): counting the children of a folder
-# that a bulk import fills grew every publish by the folder's size.
-_PLACING_COLUMNS = select(locations, literal(0).label("child_count"))
-_PLACING = _PLACING_COLUMNS.where(
-    or_(
-        locations.c.id.in_(bindparam("parent_ids", expanding=True)),
-        locations.c.remote_id.in_(bindparam("remote_ids", expanding=True)),
-    )
-)
-# The usual case, one parent and one remote id (an item published with one location): prepared.
-_PLACING_ONE = Prepared(
-    _PLACING_COLUMNS.where(
-        or_(locations.c.id == bindparam("parent_id"), locations.c.remote_id == bindparam("remote_id"))
-    )
-)
 
 
 class SqlLocationGateway:
@@ -262,7 +283,9 @@ class SqlLocationGateway:
         return [found[location_id] for location_id in ids]
 
     # -- writes --------------------------------------------------------------------------------------
-    def create(self, content_id: int, parent: Location, struct: LocationCreate, invisible: bool) -> Location:
+    def create(
+        self, content_id: int, parent: Location | Parent, struct: LocationCreate, invisible: bool
+    ) -> Location:
         """Insert a location below ``parent``; ``struct`` carries resolved values (remote id, sort). One
         statement: the path, which ends with the new id, is written with the row."""
         assert struct.remote_id is not None and struct.sort_field and struct.sort_order
@@ -432,32 +455,18 @@ class SqlLocationGateway:
             },
         )
 
-    def take_pending(self, content_id: int) -> list[PendingLocation]:
-        """Remove the item's pending locations and return them in the order they were added (one
-        statement: DELETE ... RETURNING)."""
+    def take_pending(self, content_id: int) -> list[Placing]:
+        """Remove the item's pending locations and return them in the order they were added, each with
+        its parent and whether its remote id is taken (one statement: DELETE ... RETURNING)."""
         rows = _TAKE_PENDING.all(self.c, {"pending_content_id": content_id})
-        return sorted((_pending(r) for r in rows), key=lambda pending: pending.id)
-
-    def placing(
-        self, parent_ids: Sequence[int], remote_ids: Sequence[str]
-    ) -> tuple[dict[int, Location], set[str]]:
-        """The locations ``parent_ids`` by id, and which of ``remote_ids`` a location has: what placing
-        new locations below those parents needs, in one query."""
-        if not parent_ids and not remote_ids:
-            return {}, set()
-        wanted = set(remote_ids)
-        parent_set = set(parent_ids)
-        if len(parent_set) == 1 and len(wanted) == 1:
-            one = {"parent_id": next(iter(parent_set)), "remote_id": next(iter(wanted))}
-            rows = _PLACING_ONE.all(self.c, one)
-        else:
-            params = {"parent_ids": sorted(parent_set), "remote_ids": sorted(wanted)}
-            rows = list(self.c.execute(_PLACING, params))
-        parents: dict[int, Location] = {}
-        taken: set[str] = set()
-        for row in rows:
-            if row.id in parent_ids:
-                parents[row.id] = location_of(row)
-            if row.remote_id in wanted:
-                taken.add(row.remote_id)
-        return parents, taken
+        placing = [
+            Placing(
+                _pending(r),
+                None
+                if r.parent_path is None
+                else Parent(r.parent_id, r.parent_path, r.parent_depth, bool(r.parent_shadowed)),
+                bool(r.remote_id_taken),
+            )
+            for r in rows
+        ]
+        return sorted(placing, key=lambda item: item.pending.id)

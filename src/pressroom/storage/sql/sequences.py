@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from sqlalchemy import Connection, bindparam, func, insert, select, update
 
 from pressroom.storage.sql.prepared import Prepared
@@ -64,3 +66,73 @@ def read_epoch(connection: Connection) -> int:
 def bump_epoch(connection: Connection) -> int:
     """Mark the cached tables changed (inside the writer's transaction); returns the new epoch."""
     return next_value(connection, EPOCH)
+
+
+# Ids that only need to be unique (field ids, URL alias nodes) are taken from the database in blocks:
+# the first writer of a process that needs one reserves BLOCK values in its transaction, and what it does
+# not use serves the next writers of the process once that transaction has committed. A rollback takes
+# the block's reservation back with it, so the block is forgotten; values of a block taken by a
+# transaction that then rolls back, or left when the process ends, are gaps, as serial columns have.
+BLOCK = 64
+
+
+class Blocks:
+    """The committed, unused values of each blocked counter in this process (shared by its threads)."""
+
+    def __init__(self) -> None:
+        self._free: dict[str, range] = {}
+        self._lock = threading.Lock()
+
+    def take(self, name: str, count: int) -> range:
+        """Up to ``count`` values, fewer when the process has fewer left."""
+        with self._lock:
+            free = self._free.get(name, range(0))
+            self._free[name] = free[count:]
+            return free[:count]
+
+    def keep(self, name: str, values: range) -> None:
+        with self._lock:
+            if len(values) > len(self._free.get(name, range(0))):
+                self._free[name] = values
+
+
+class TxBlocks:
+    """One write transaction's view of :class:`Blocks`: what it reserves stays its own until
+    :meth:`committed` hands the rest to the process."""
+
+    def __init__(self, blocks: Blocks, connection: Connection) -> None:
+        self._blocks = blocks
+        self._connection = connection
+        self._reserved: dict[str, range] = {}
+
+    def take(self, name: str, count: int) -> list[int]:
+        own = self._reserved.get(name, range(0))
+        values = list(own[:count])
+        self._reserved[name] = own[count:]
+        if len(values) < count:
+            values += self._blocks.take(name, count - len(values))
+        missing = count - len(values)
+        if missing > 0:
+            size = max(missing, BLOCK)
+            last = reserve(self._connection, name, size)
+            block = range(last - size + 1, last + 1)
+            values += block[:missing]
+            self._reserved[name] = block[missing:]
+        return values
+
+    def committed(self) -> None:
+        for name, values in self._reserved.items():
+            if values:
+                self._blocks.keep(name, values)
+        self._reserved.clear()
+
+
+def take(connection: Connection, blocks: TxBlocks | None, name: str, count: int) -> list[int]:
+    """``count`` new values of a blocked counter: from ``blocks`` in a write of the store, straight from
+    the counter otherwise (one statement)."""
+    if count <= 0:
+        return []
+    if blocks is not None:
+        return blocks.take(name, count)
+    last = reserve(connection, name, count)
+    return list(range(last - count + 1, last + 1))

@@ -29,6 +29,7 @@ from pressroom.storage.sql.role import SqlRoleGateway
 from pressroom.storage.sql.search import SqlSearchGateway
 from pressroom.storage.sql.search_index import SqlSearchIndexGateway
 from pressroom.storage.sql.section import SqlSectionGateway
+from pressroom.storage.sql.sequences import Blocks, TxBlocks
 from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.trash import SqlTrashGateway
 from pressroom.storage.sql.url_alias import SqlUrlAliasGateway, SqlUrlWildcardGateway
@@ -38,10 +39,14 @@ from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, Sql
 class SqlTx:
     """Gateways for one transaction, created on first use."""
 
-    def __init__(self, connection: Connection, anonymous_user_id: int, cache: EpochCache) -> None:
+    def __init__(
+        self, connection: Connection, anonymous_user_id: int, cache: EpochCache, blocks: Blocks | None = None
+    ) -> None:
         self.connection = connection
         self.anonymous_user_id = anonymous_user_id
         self.cache = TxCache(cache, connection)
+        # A write's ids taken from the process's blocks (storage/sql/sequences.py); a read takes none.
+        self.blocks = None if blocks is None else TxBlocks(blocks, connection)
 
     @cached_property
     def settings(self) -> SqlSettingGateway:
@@ -65,7 +70,7 @@ class SqlTx:
 
     @cached_property
     def content(self) -> SqlContentGateway:
-        return SqlContentGateway(self.connection, self.cache)
+        return SqlContentGateway(self.connection, self.cache, self.blocks)
 
     @cached_property
     def search_index(self) -> SqlSearchIndexGateway:
@@ -109,7 +114,7 @@ class SqlTx:
 
     @cached_property
     def url_aliases(self) -> SqlUrlAliasGateway:
-        return SqlUrlAliasGateway(self.connection)
+        return SqlUrlAliasGateway(self.connection, self.blocks)
 
     @cached_property
     def url_wildcards(self) -> SqlUrlWildcardGateway:
@@ -164,6 +169,7 @@ class SqlStore:
         self.engine = engine
         self.anonymous_user_id = anonymous_user_id
         self.cache = EpochCache()  # content types, languages, sections: see storage/sql/cache.py
+        self.blocks = Blocks()  # field ids and URL alias nodes: see storage/sql/sequences.py
 
     def schema_is_current(self) -> bool:
         return is_current(self.engine)
@@ -181,9 +187,11 @@ class SqlStore:
         with _driver_errors():
             try:
                 with transaction(self.engine, write=True) as connection:
-                    tx = SqlTx(connection, self.anonymous_user_id, self.cache)
+                    tx = SqlTx(connection, self.anonymous_user_id, self.cache, self.blocks)
                     yield tx
                     tx.confirm_caller()  # nothing commits for a caller the cache got wrong
+                if tx.blocks is not None:
+                    tx.blocks.committed()
             except IntegrityError as error:
                 if not is_unique_violation(error):
                     raise

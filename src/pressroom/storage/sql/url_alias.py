@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, insert, or_, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from pressroom.domain.url_alias import LOCATION_PREFIX, AliasEntry, UrlWildcard, UrlWildcardCreate
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import locations, url_aliases, url_wildcards
-from pressroom.storage.sql.sequences import next_value
+from pressroom.storage.sql.sequences import TxBlocks, take
 
 NODE_SEQUENCE = "url_alias_node"
 _T = url_aliases.c
@@ -19,6 +21,14 @@ _BY_KEY = Prepared(
 )
 _ORDER = (_T.parent, _T.text)
 _INSERT = Prepared(insert(url_aliases))
+
+
+@lru_cache(maxsize=2)
+def _claim(dialect_name: str) -> Prepared:
+    """The insert of an entry that does nothing when its key is taken, built once per dialect."""
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
+    statement = dialect.insert(url_aliases).on_conflict_do_nothing(index_elements=["parent", "text_md5"])
+    return Prepared(statement.returning(_T.node))
 
 
 def _entry(row: Any) -> AliasEntry:
@@ -51,8 +61,9 @@ def _values(entry: AliasEntry) -> dict[str, Any]:
 
 
 class SqlUrlAliasGateway:
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, blocks: TxBlocks | None = None) -> None:
         self.c = connection
+        self.blocks = blocks
 
     def get(self, parent: int, md5: str) -> AliasEntry | None:
         row = _BY_KEY.first(self.c, {"parent": parent, "md5": md5})
@@ -95,7 +106,8 @@ class SqlUrlAliasGateway:
         return [_entry(r) for r in self.c.execute(query)]
 
     def new_node(self) -> int:
-        return next_value(self.c, NODE_SEQUENCE)
+        """A node no entry has (from the process's block: a statement only when it runs out)."""
+        return take(self.c, self.blocks, NODE_SEQUENCE, 1)[0]
 
     def save(self, entry: AliasEntry) -> None:
         """Insert the entry, or replace the one with the same key."""
@@ -104,6 +116,11 @@ class SqlUrlAliasGateway:
             self.c.execute(
                 insert(url_aliases).values(parent=entry.parent, text_md5=entry.text_md5, **_values(entry))
             )
+
+    def claim(self, entry: AliasEntry) -> bool:
+        """Insert the entry unless its key is taken (then change nothing): whether it was inserted."""
+        params = {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)}
+        return _claim(self.c.dialect.name).first(self.c, params) is not None
 
     def insert(self, entry: AliasEntry) -> None:
         """Insert an entry whose key is known to be free."""
