@@ -19,6 +19,7 @@ from pressroom.services.permissions import Permissions
 from pressroom.services.trash import TrashService
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine, transaction
+from pressroom.storage.sql.location import _TAKE_PENDING
 from pressroom.storage.sql.schema import content, locations, trash
 from pressroom.storage.sql.store import SqlStore
 from tests.helpers import StatementCounter
@@ -204,3 +205,16 @@ def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(
                 )
             ).scalar_one()
         assert collation == "C"
+
+
+def test_taking_pending_locations_looks_up_parents_and_remote_ids_by_index(sqlite_url: str) -> None:
+    """Publishing reads each pending location's parent and whether its remote id is taken inside the
+    DELETE ... RETURNING: by index, not by a scan of every location. SQLite gives a RETURNING column no
+    affinity, which turned the remote id lookup into a scan; the plan is SQLite's own (PostgreSQL's
+    planner picks a scan of a small table on its merits, so its plan would say nothing here)."""
+    engine = make_engine(sqlite_url)
+    sql = str(_TAKE_PENDING.statement.compile(dialect=engine.dialect)).replace("?", "1")
+    with transaction(engine, write=False) as connection:
+        plan = [row[3] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}")]
+    engine.dispose()
+    assert not [step for step in plan if step.startswith("SCAN")], plan

@@ -173,9 +173,11 @@ _taker = locations.alias("taker")
 
 
 # Spelled out: SQLAlchemy leaves table names out of columns in RETURNING, subqueries included, where
-# ``id = parent_id`` would compare the parent's own columns.
+# ``id = parent_id`` would compare the parent's own columns. SQLite gives a column in RETURNING no
+# affinity, so a comparison with it ignores the index on a text column (a scan of every location per
+# publish) unless it is cast.
 _PENDING_PARENT: ColumnElement[int] = literal_column("pending_locations.parent_id")
-_PENDING_REMOTE_ID: ColumnElement[str] = literal_column("pending_locations.remote_id")
+_PENDING_REMOTE_ID: ColumnElement[str] = cast(literal_column("pending_locations.remote_id"), String)
 
 
 def _of_parent(column: Any) -> Any:
