@@ -13,8 +13,10 @@ from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
+from pressroom.domain.errors import Unavailable
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
+from pressroom.storage.sql.store import SqlStore
 from tests.conftest import make_settings
 from tests.helpers import Api, media
 
@@ -123,3 +125,22 @@ def test_an_unreachable_postgres_server_is_503_not_a_hang(tmp_path: Path) -> Non
     settings = make_settings(url, tmp_path, secret_key="not-read-from-the-database")
     with TestClient(create_app(settings, initialise_empty=False), base_url="http://testserver") as client:
         assert_unavailable(Api(client).get(SECTIONS, accept=media("SectionList")))
+
+
+def test_a_write_that_begins_on_a_killed_postgres_connection_is_503_and_the_next_one_reconnects(
+    postgres_url: str,
+) -> None:
+    """A write's BEGIN goes to the driver from SQLAlchemy's "begin" event (storage/sql/engine.py): a
+    dead connection there is an Unavailable, as anywhere else, not a driver error surfacing as a 500."""
+    engine = make_engine(postgres_url)
+    store = SqlStore(engine)
+    try:
+        with store.write() as tx:  # the pool now holds a live connection
+            tx.connection.execute(text("SELECT 1"))
+        assert kill_connections(postgres_url) >= 1
+        with pytest.raises(Unavailable), store.write() as tx:
+            tx.connection.execute(text("SELECT 1"))
+        with store.write() as tx:
+            assert tx.connection.execute(text("SELECT 1")).scalar_one() == 1
+    finally:
+        engine.dispose()

@@ -84,8 +84,20 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
         if connection.get_execution_options().get("pressroom_write", False):
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            _begin_on_driver(connection, "BEGIN IMMEDIATE")
         # Reads run in autocommit, as on PostgreSQL: BEGIN would only add a statement.
+
+
+def _begin_on_driver(connection: Connection, sql: str) -> None:
+    """Begin a transaction straight on the driver, as psycopg begins its own outside autocommit: a
+    BEGIN is not among the statements counted (``pressroom_sql_statements_total``, the tests'
+    counters) on either database. A driver error is wrapped and handled as SQLAlchemy handles those
+    of its statements (a lost connection invalidates the pool), which it does not do for the "begin"
+    event it runs this from."""
+    try:
+        connection.connection.driver_connection.execute(sql)  # type: ignore[union-attr]
+    except Exception as error:
+        connection._handle_dbapi_exception(error, sql, {}, None, None)  # raises it wrapped
 
 
 def _configure_postgres(engine: Engine) -> None:
@@ -102,8 +114,7 @@ def _configure_postgres(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
         if not connection.get_execution_options().get(_READ, False):
-            # On the driver, as psycopg itself sends it outside autocommit: not a statement of ours
-            connection.connection.driver_connection.execute("BEGIN")  # type: ignore[union-attr]
+            _begin_on_driver(connection, "BEGIN")
 
 
 _READ = "pressroom_read"
