@@ -12,15 +12,17 @@ snapshot anyway, so BEGIN and COMMIT would only add two round trips; SQLite read
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 _UNIQUE_SQLSTATE = "23505"  # PostgreSQL unique_violation
 _UNIQUE_SQLITE = frozenset({"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"})
@@ -38,6 +40,7 @@ def normalise_url(url: str) -> str:
 DEFAULT_BUSY_TIMEOUT_MS = 30000
 CONNECT_TIMEOUT_SECONDS = 5
 POOL_TIMEOUT_SECONDS = 10
+POOL_RECYCLE_SECONDS = 1800
 
 
 def make_engine(url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Engine:
@@ -61,7 +64,7 @@ def make_engine(url: str, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> 
             url,
             pool_size=10,
             max_overflow=10,
-            pool_recycle=1800,
+            pool_recycle=POOL_RECYCLE_SECONDS,
             pool_timeout=POOL_TIMEOUT_SECONDS,
             connect_args={"connect_timeout": CONNECT_TIMEOUT_SECONDS},
         )
@@ -135,6 +138,56 @@ def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
         connection.execution_options(pressroom_write=True)
         with connection.begin():
             yield connection
+
+
+class ReadConnections(threading.local):
+    """One connection per thread kept for reads (autocommit on both databases): a read then costs no
+    pool checkout and checkin, 7% of a content GET. A read inside a read on the same thread takes a
+    connection of its own; a connection that failed at the driver is closed and replaced; on
+    PostgreSQL one is replaced after POOL_RECYCLE_SECONDS, as the pool recycles its own."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.held: Connection | None = None
+        self.since = 0.0
+        self.busy = False
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        if self.busy:
+            with transaction(self.engine, write=False) as connection:
+                yield connection
+            return
+        connection = self._current()
+        self.busy = True
+        try:
+            yield connection
+        except DBAPIError:
+            self._drop()
+            raise
+        finally:
+            self.busy = False
+            if self.held is connection and connection.in_transaction():
+                try:  # what SQLAlchemy began for a statement of its own: there is nothing to undo
+                    connection.rollback()
+                except DBAPIError:
+                    self._drop()
+
+    def _current(self) -> Connection:
+        held = self.held
+        if held is not None and not held.invalidated and time.monotonic() - self.since < POOL_RECYCLE_SECONDS:
+            return held
+        self._drop()
+        held = self.engine.connect()
+        held.execution_options(**{_READ: True})
+        self.held, self.since = held, time.monotonic()
+        return held
+
+    def _drop(self) -> None:
+        held, self.held = self.held, None
+        if held is not None:
+            with suppress(DBAPIError):
+                held.close()
 
 
 def upsert(connection: Connection, table: Table, values: dict[str, Any], changes: dict[str, Any]) -> Any:

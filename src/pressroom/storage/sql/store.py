@@ -17,7 +17,7 @@ from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
-from pressroom.storage.sql.engine import is_unique_violation, transaction
+from pressroom.storage.sql.engine import ReadConnections, is_unique_violation, transaction
 from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.integrity import SqlIntegrityGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
@@ -170,13 +170,14 @@ class SqlStore:
         self.anonymous_user_id = anonymous_user_id
         self.cache = EpochCache()  # content types, languages, sections: see storage/sql/cache.py
         self.blocks = Blocks()  # field ids and URL alias nodes: see storage/sql/sequences.py
+        self.reads = ReadConnections(engine)
 
     def schema_is_current(self) -> bool:
         return is_current(self.engine)
 
     @contextmanager
     def read(self) -> Iterator[SqlTx]:
-        with _driver_errors(), transaction(self.engine, write=False) as connection:
+        with _driver_errors(), self.reads.read() as connection:
             yield SqlTx(connection, self.anonymous_user_id, self.cache)
 
     @contextmanager
