@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -113,11 +114,26 @@ class Route:
         return any(param.name == query_name for param in self.query)
 
     def format(self, params: dict[str, Any]) -> str:
-        def replace(match: re.Match[str]) -> str:
-            value = params[match.group(1)]
-            return str(value).strip("/") if match.group(2) == "path" else str(value)
+        parts = []
+        for literal, name, is_path in _pieces(self.template):
+            parts.append(literal)
+            if name is not None:
+                value = str(params[name])
+                parts.append(value.strip("/") if is_path else value)
+        return "".join(parts)
 
-        return _PARAM.sub(replace, self.template)
+
+@cache
+def _pieces(template: str) -> tuple[tuple[str, str | None, bool], ...]:
+    """A template split once into (text before a parameter, the parameter's name or None at the end,
+    whether it is a path): formatting hrefs is on every rendered representation's path."""
+    pieces: list[tuple[str, str | None, bool]] = []
+    start = 0
+    for match in _PARAM.finditer(template):
+        pieces.append((template[start : match.start()], match.group(1), match.group(2) == "path"))
+        start = match.end()
+    pieces.append((template[start:], None, False))
+    return tuple(pieces)
 
 
 def make_route(

@@ -103,6 +103,7 @@ def _info(row: Any) -> ContentInfo:
 _VERSION_COLUMNS = tuple(column.name for column in content_versions.c)
 _PLACE_NAMES = (*(column.name for column in locations.c), "child_count")
 _FIELD_NAMES = (*(column.name for column in content_fields.c), "identifier")
+_PREFIXED_FIELD_NAMES = tuple((name, f"f_{name}") for name in _FIELD_NAMES)
 
 
 def _version(row: Any) -> VersionInfo:
@@ -147,7 +148,7 @@ def _prefixed_fields(rows: Sequence[Any]) -> list[Field]:
     """The fields in rows that carry them as ``f_`` columns, one each (a row of an item or version
     without fields has none; a field whose definition is not a defined one has no identifier)."""
     return [
-        _field(SimpleNamespace(**{name: getattr(r, f"f_{name}") for name in _FIELD_NAMES}))
+        _field(SimpleNamespace(**{name: getattr(r, prefixed) for name, prefixed in _PREFIXED_FIELD_NAMES}))
         for r in rows
         if r.f_id is not None and r.f_identifier is not None
     ]
