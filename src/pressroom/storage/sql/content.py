@@ -269,23 +269,28 @@ def _locking(from_clause: Any, *columns: Any) -> Select[Any]:
 
 
 _LOCK_FOR_CALLER = _locking(with_caller(_INFO_FROM), *CALLER_COLUMNS, *ACCESS_COLUMNS)
-# ... and the version's fields, one row each (a single row when it has none), as ``_FIELDS`` orders them.
-# Two flat outer joins: a nested ``LEFT JOIN (content_fields JOIN field_definitions)`` made SQLite
-# materialise the inner join over every field row of every item. A field row whose definition is not a
-# defined one comes with a NULL identifier and is left out, as ``_FIELDS``' inner join leaves it out.
-_WANTED_FIELDS_FROM = _WANTED_FROM.outerjoin(
-    content_fields,
-    and_(
-        content_fields.c.content_id == content.c.id,
-        content_fields.c.version_no == bindparam("version_no"),
-    ),
-).outerjoin(
-    field_definitions,
-    and_(
-        field_definitions.c.id == content_fields.c.field_definition_id,
-        field_definitions.c.status == DEFINED,
-    ),
-)
+
+
+def _with_fields(from_clause: Any, version_no: Any) -> Any:
+    """``from_clause`` with the fields of the item's version ``version_no``, one row each (a single row
+    when it has none), as ``_FIELDS`` orders them. Two flat outer joins: a nested ``LEFT JOIN
+    (content_fields JOIN field_definitions)`` made SQLite materialise the inner join over every field
+    row of every item. A field row whose definition is not a defined one comes with a NULL identifier
+    and is left out, as ``_FIELDS``' inner join leaves it out."""
+    return from_clause.outerjoin(
+        content_fields,
+        and_(content_fields.c.content_id == content.c.id, content_fields.c.version_no == version_no),
+    ).outerjoin(
+        field_definitions,
+        and_(
+            field_definitions.c.id == content_fields.c.field_definition_id,
+            field_definitions.c.status == DEFINED,
+        ),
+    )
+
+
+# ... and the version's fields.
+_WANTED_FIELDS_FROM = _with_fields(_WANTED_FROM, bindparam("version_no"))
 _FIELD_COLUMNS = (
     *(column.label(f"f_{column.name}") for column in content_fields.c),
     field_definitions.c.identifier.label("f_identifier"),
@@ -295,22 +300,10 @@ _LOCK_VERSION = _locking(_WANTED_FIELDS_FROM, *_WANTED_COLUMNS, *_FIELD_COLUMNS)
 _LOCK_VERSION_FOR_CALLER = _locking(
     with_caller(_WANTED_FIELDS_FROM), *_WANTED_COLUMNS, *_FIELD_COLUMNS, *CALLER_COLUMNS, *ACCESS_COLUMNS
 ).order_by(*_FIELD_ORDER)
-# A content GET that has nothing cached for the item: the item with its current version's fields (one row
-# each, as ``_LOCK_VERSION`` reads a version's), and whether that version holds relations, which the
-# usual version does not: a cold GET is then one statement, as a warm one is.
-_CURRENT_FIELDS_FROM = _INFO_FROM.outerjoin(
-    content_fields,
-    and_(
-        content_fields.c.content_id == content.c.id,
-        content_fields.c.version_no == content.c.current_version_no,
-    ),
-).outerjoin(
-    field_definitions,
-    and_(
-        field_definitions.c.id == content_fields.c.field_definition_id,
-        field_definitions.c.status == DEFINED,
-    ),
-)
+# A content GET that has nothing cached for the item: the item with its current version's fields, and
+# whether that version holds relations, which the usual version does not: a cold GET is then one
+# statement, as a warm one is.
+_CURRENT_FIELDS_FROM = _with_fields(_INFO_FROM, content.c.current_version_no)
 _HAS_RELATIONS = (
     exists()
     .where(
