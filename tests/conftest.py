@@ -17,7 +17,7 @@ import boto3
 import httpx
 import pytest
 from moto.server import ThreadedMotoServer
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
@@ -87,6 +87,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     initialise(engine, "publish")
     engine.dispose()
     return url
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    """An engine over each kind of database (storage tests)."""
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
 
 
 def make_settings(database_url: str, tmp_path: Path, **overrides: object) -> Settings:

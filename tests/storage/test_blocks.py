@@ -4,24 +4,14 @@ with it, on both databases."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import Engine
 
-from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.sequences import BLOCK, reserve
 from pressroom.storage.sql.store import SqlStore
 from tests.helpers import StatementCounter
 
 NAME = "content_field"
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def _taken(store: SqlStore, count: int) -> list[int]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import Engine, select
 
@@ -11,18 +9,10 @@ from pressroom.domain import query as q
 from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
 from pressroom.storage.sql.criteria import compile_criterion
-from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.schema import content, locations
 from pressroom.storage.sql.store import SqlStore
 
 ALL_CONTENT = [1, 4, 10, 11, 12, 13, 14, 41, 42, 49, 50, 51]
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def content_ids(engine: Engine, criterion: q.Criterion) -> list[int]:

@@ -3,7 +3,6 @@ of damage a crash or a bug could leave is found and named."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,17 +11,9 @@ from sqlalchemy import Engine, text
 from pressroom.domain.integrity import IntegrityReport
 from pressroom.services.integrity import IntegrityService
 from pressroom.storage.files import LocalFileStore
-from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 
 ADMIN_USER = 14  # content of the admin user, in the clean install
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ whole path ranges, so a subtree of 10,000 locations costs the same number of sta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,13 +36,6 @@ BIG = 10_000
 MOVE_STATEMENTS = 22
 DELETE_STATEMENTS = 11
 TRASH_STATEMENTS = 12
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def grow(engine: Engine, parent_path: str, count: int, fanout: int, **extra: object) -> GrownTree:

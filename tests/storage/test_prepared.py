@@ -5,13 +5,11 @@ every statement seen by the statement counter."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from sqlalchemy import Engine, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from pressroom.storage.sql.engine import is_unique_violation, make_engine, transaction
+from pressroom.storage.sql.engine import is_unique_violation, transaction
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import sections, users
 from tests.helpers import StatementCounter
@@ -21,13 +19,6 @@ NEW_USER = Prepared(insert(users))
 SECTION = Prepared(select(sections).where(sections.c.id == bindparam("id")))
 CHANGE_SECTION = Prepared(update(sections).where(sections.c.id == bindparam("section_id")))
 NEW_SECTION = Prepared(insert(sections).returning(sections.c.id))
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def test_rows_are_those_sqlalchemy_returns_with_attribute_access(engine: Engine) -> None:

@@ -5,23 +5,14 @@ its own for a read inside a read, and a fresh connection after a driver error.""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import Engine, event, select, text, update
 from sqlalchemy.exc import DBAPIError
 
 from pressroom.domain.errors import Unavailable
-from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.store import SqlStore
-
-
-@pytest.fixture
-def engine(database_url: str) -> Iterator[Engine]:
-    engine = make_engine(database_url)
-    yield engine
-    engine.dispose()
 
 
 def _name(store: SqlStore) -> str:
