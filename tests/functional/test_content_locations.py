@@ -23,6 +23,7 @@ from tests.functional.content_support import (
     published_folder,
 )
 from tests.functional.support import error_message
+from tests.functional.test_locations import patch as patch_location
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 CLEAN_TREE = [
@@ -229,12 +230,7 @@ def test_a_remote_id_taken_meanwhile_is_replaced_and_a_hidden_parent_makes_the_l
     db_api: Api, database_url: str
 ) -> None:
     parent = main_location_path(published_folder(db_api, "Hidden parent"))
-    hidden = db_api.patch(
-        f"/content/locations/{parent}",
-        body={"LocationUpdate": {"hidden": True}},
-        content_type=media("LocationUpdate"),
-        accept=media("Location"),
-    )
+    hidden = patch_location(db_api, parent, {"hidden": True})
     assert hidden.status_code == 200, hidden.text
     remote_id = f"contested-{uuid.uuid4().hex}"
     waiting = _draft_below(db_api, parent, "Waiting", remote_id)
