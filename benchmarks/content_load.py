@@ -3,8 +3,10 @@
 For each database: start ``pressroom serve`` (one worker) over a fresh database, count the SQL statements
 of one create, one publish and one warm content GET (from the server's ``/metrics``), fill it with
 ``--items`` folders through the REST API (ContentCreate + PUBLISH from ``--clients`` clients), then run
-wrk on the trivial root resource, random content ids as Content+json and Content+xml, a section, and
-Content+json at 8 connections for the p99. On PostgreSQL the content GET runs once more with two workers.
+wrk on the trivial root resource, read every item once in each format (the cold path, printed on its own
+line; it leaves the caches as a running server has them), then random content ids as Content+json and
+Content+xml, a section, and Content+json at 8 connections for the p99: the steady state the goals are
+about. On PostgreSQL the content GET runs once more with two workers, warmed the same way.
 Ratios compare with the root resource of the same server in the same run: the figure to watch on a
 shared machine.
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -39,6 +42,33 @@ local ids = {%s}
 request = function()
   local path = "%s/content/objects/" .. ids[math.random(#ids)]
   return wrk.format("GET", path)
+end
+"""
+
+# Every item in each format, in order, ``passes`` times, from 64 connections; wrk exits when the last answer
+# is in.
+FIRST_READ_SCRIPT = """
+local ids = {%s}
+local formats = {"%s", "%s"}
+local total = #ids * #formats * %d
+local sent, seen, failed = 0, 0, 0
+request = function()
+  local n = sent %% total
+  sent = sent + 1
+  local path = "%s/content/objects/" .. ids[math.floor(n / #formats) %% #ids + 1]
+  local headers = {Accept = formats[(n %% #formats) + 1]}
+  for name, value in pairs(wrk.headers) do
+    if name ~= "Accept" then headers[name] = value end
+  end
+  return wrk.format("GET", path, headers)
+end
+response = function(status, headers, body)
+  seen = seen + 1
+  if status >= 300 then failed = failed + 1 end
+  if seen >= total then
+    io.write("first reads: ", seen, " failed: ", failed, "\\n")
+    os.exit(0)
+  end
 end
 """
 
@@ -185,6 +215,33 @@ def random_content(root: Path, ids: list[int], name: str, accept: str) -> tuple[
     return Target(name, "/content/objects/1", accept), script
 
 
+@dataclass(frozen=True)
+class FirstReads:
+    requests_per_second: float
+    requests: int
+    failed: int
+
+
+def first_reads(base: str, root: Path, ids: list[int], json_accept: str, passes: int = 1) -> FirstReads:
+    """Read every item as Content+json and as Content+xml, ``passes`` times (64 connections): the cold
+    path, and the warm-up that leaves the caches as a server's steady state has them for the measured
+    runs. With two workers each pass reaches each worker with about half the items: three passes leave
+    an eighth of them cold."""
+    script = root / "first_reads.lua"
+    xml_accept = json_accept.replace("+json", "+xml")
+    listed = ",".join(map(str, ids))
+    script.write_text(FIRST_READ_SCRIPT % (listed, json_accept, xml_accept, passes, PREFIX))
+    command = ["wrk", "-t1", "-c64", "-d3600s", "-s", str(script), "-H", f"Authorization: {ADMIN}", base]
+    started = time.perf_counter()
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    elapsed = time.perf_counter() - started
+    found = re.search(r"first reads: (\d+) failed: (\d+)", output)
+    if found is None:
+        raise RuntimeError(f"wrk did not finish the first reads: {output}")
+    requests = int(found.group(1))
+    return FirstReads(requests / elapsed, requests, int(found.group(2)))
+
+
 def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> list[Goal]:
     postgres = database_url.startswith("postgres")
     duration, connections = args.duration, args.connections
@@ -195,6 +252,7 @@ def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> l
         content_json, script = random_content(root, ids, "GET content Content+json", json_accept)
         content_xml = Target("GET content Content+xml", "/", json_accept.replace("+json", "+xml"))
         root_result = run_wrk(base, TARGETS["root"], duration, connections)
+        cold = first_reads(base, root, ids, json_accept)
         loaded: dict[str, Result] = {
             "json": run_wrk(base, content_json, duration, connections, script=script),
             "xml": run_wrk(base, content_xml, duration, connections, script=script),
@@ -208,6 +266,10 @@ def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> l
         f"p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms"
     )
     print(f"  {'target':32} {'req/s':>10} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'non-2xx':>8}")
+    print(
+        f"  {'first read of each, json+xml':32} {cold.requests_per_second:10.0f} {'':8} {'':8} "
+        f"{cold.requests_per_second / root_result.requests_per_second:6.2f} {cold.failed:8d}"
+    )
     for result in (root_result, *loaded.values()):
         print(
             f"  {result.target.name:32} {result.requests_per_second:10.0f} {result.p50_ms:8.2f} "
@@ -240,6 +302,7 @@ def bench_database(database_url: str, args: argparse.Namespace, root: Path) -> l
     ]
     if postgres:
         with served(database_url, 2, root) as base:
+            first_reads(base, root, ids, json_accept, passes=3)
             two = run_wrk(base, content_json, duration, connections, script=script)
         speedup = two.requests_per_second / loaded["json"].requests_per_second
         print(f"  --workers 2: {two.requests_per_second:.0f} req/s, p99 {two.p99_ms:.2f} ms")

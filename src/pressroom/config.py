@@ -73,6 +73,9 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
     image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
+    # Rendered content and versions each worker keeps (rest/output/cache.py): about 9 KB per item for its
+    # JSON and XML forms, so the default holds some 15,000 items at about that much memory per worker.
+    representation_cache_mb: int = 128
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -138,6 +141,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "LOG_FORMAT": ("log_format", str),
         "DEBUG": ("debug", _bool),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),
+        "REPRESENTATION_CACHE_MB": ("representation_cache_mb", int),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)

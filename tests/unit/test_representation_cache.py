@@ -1,5 +1,9 @@
 """The per-process cache of rendered representations: bounded in bytes, oldest entries dropped first."""
 
+from pathlib import Path
+
+from pressroom.app import create_app
+from pressroom.config import settings_from_env
 from pressroom.rest.output.cache import RepresentationCache
 
 
@@ -32,3 +36,17 @@ def test_an_entry_larger_than_the_cache_leaves_only_itself() -> None:
     cache.put("large", _rendered(2000))
     assert cache.get("small") is None
     assert cache.get("large") is not None
+
+
+def test_the_size_is_a_setting_in_megabytes(tmp_path: Path) -> None:
+    settings = settings_from_env(
+        {"PRESSROOM_REPRESENTATION_CACHE_MB": "2", "PRESSROOM_DATABASE_URL": f"sqlite:///{tmp_path}/db"}
+    )
+    assert settings.representation_cache_mb == 2
+    cache = create_app(settings).representations
+    for n in range(2):
+        cache.put(n, _rendered(1024 * 1024 - 1))
+    assert cache.get(0) is not None and cache.get(1) is not None
+    cache.put(2, _rendered(3))  # one byte over two megabytes
+    assert cache.get(0) is None
+    assert cache.get(2) is not None

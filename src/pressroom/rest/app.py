@@ -82,7 +82,7 @@ class RestApp:
         self.services = services
         self.router = router
         self.responses = declared_responses(router.routes)  # raises when a route's answers are unknown
-        self.representations = RepresentationCache()
+        self.representations = RepresentationCache(settings.representation_cache_mb * 1024 * 1024)
         # Longest prefix first, so that nested prefixes cannot shadow each other.
         self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
         self.cors = Cors(settings.cors_origins)

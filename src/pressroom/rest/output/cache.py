@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-MAX_BYTES = 64 * 1024 * 1024
-
 Rendered = tuple[str | None, bytes, tuple[tuple[bytes, bytes], ...]]  # ETag, body, headers
 
 
 class RepresentationCache:
-    def __init__(self, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, max_bytes: int) -> None:
         self._entries: dict[Hashable, Rendered] = {}
         self._bytes = 0
         self._max_bytes = max_bytes
