@@ -30,7 +30,7 @@ class Location:
     remote_id: str
     sort_field: str  # a key of content_type.SORT_FIELDS
     sort_order: str  # ASC | DESC
-    child_count: int = 0
+    child_count: int | None = 0  # None: not counted (a parent read only for its path and sort)
     content_info: ContentInfo | None = None
 
     @property

@@ -59,10 +59,12 @@ class LocationService:
         self.files = files  # the files of content a delete removes go after the commit
 
     # -- helpers (inside the caller's transaction) ---------------------------------------------------
-    def _at_path(self, tx: Tx, user: User, path: str) -> Location:
-        """The location whose real path is ``path``, its child count limited to what ``user`` may read."""
+    def _at_path(self, tx: Tx, user: User, path: str, *, counted: bool = True) -> Location:
+        """The location whose real path is ``path``, its child count limited to what ``user`` may read
+        (or left out: ``counted=False``)."""
         ids = path_ids(path)
-        location = tx.locations.get(ids[-1], self.permissions.read_criterion(user, tx))
+        readable = self.permissions.read_criterion(user, tx) if counted else None
+        location = tx.locations.get(ids[-1], readable, counted=counted)
         if location is None or location.path_ids != ids:
             raise NotFound(f"Could not find 'Location' with path '{path}'")
         return location
@@ -148,13 +150,18 @@ class LocationService:
             readable = self.permissions.read_criterion(user, tx)
             return tx.locations.of_content(content_id, readable=readable)
 
-    def children(self, user: User, path: str, offset: int, limit: int | None) -> Children:
+    def children(
+        self, user: User, path: str, offset: int, limit: int | None, *, with_content: bool = True
+    ) -> Children:
         """A page of the children ``user`` may read, sorted as the parent says, with their content
-        infos loaded in one query. The filter is part of the SQL, so pages are full."""
+        infos loaded in one query (unless ``with_content`` is False: references need none). The filter
+        is part of the SQL, so pages are full. The parent's own children are not counted."""
         with self.store.read() as tx:
             readable = self.permissions.read_criterion(user, tx)
-            parent = self.load_in(tx, user, path)
+            parent = self._with_content(tx, user, self._at_path(tx, user, path, counted=False))
             page = tx.locations.children(parent, readable, offset, limit)
+            if not with_content:
+                return Children(parent, page)
             infos = tx.content.get_many(c.content_id for c in page if c.content_id is not None)
             located = [replace(c, content_info=infos.get(c.content_id or 0)) for c in page]
             return Children(parent, located)

@@ -298,8 +298,11 @@ class RelationGateway(Protocol):
 
 
 class LocationGateway(Protocol):
-    def get(self, location_id: int, readable: Criterion | None = None) -> Location | None:
-        """The location; ``child_count`` counts only the children matching ``readable`` when given."""
+    def get(
+        self, location_id: int, readable: Criterion | None = None, *, counted: bool = True
+    ) -> Location | None:
+        """The location; ``child_count`` counts only the children matching ``readable`` when given, and
+        is None with ``counted=False``."""
         ...
 
     def by_remote_id(self, remote_id: str) -> Location | None: ...

@@ -47,11 +47,12 @@ def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObje
     whole Location objects, anything else the ``LocationList`` of references."""
     offset = max(req.query_int("offset", 0), 0)
     limit = req.query_int("limit", DEFAULT_CHILDREN_LIMIT)
+    whole = req.wants("Locations")
     page = req.services.locations.children(
-        req.user, path, offset, limit if limit >= 0 else NEGATIVE_CHILDREN_LIMIT
+        req.user, path, offset, limit if limit >= 0 else NEGATIVE_CHILDREN_LIMIT, with_content=whole
     )
     href = req.url("location.children", path=page.parent.path)
-    if req.wants("Locations"):
+    if whole:
         return LocationObjects(href, page.locations)
     return LocationRefList(href, page.locations)
 

@@ -31,6 +31,7 @@ from sqlalchemy import (
     insert,
     literal,
     literal_column,
+    null,
     or_,
     select,
     table,
@@ -129,6 +130,11 @@ def _query(readable: Criterion = MatchAll()) -> Select[Any]:  # noqa: B008 - cri
     return select(locations, child_count(readable))
 
 
+_UNCOUNTED_BY_ID = Prepared(
+    select(locations, null().label("child_count")).where(locations.c.id == bindparam("id"))
+)
+
+
 _sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
 
 
@@ -210,9 +216,16 @@ class SqlLocationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def get(self, location_id: int, readable: Criterion | None = None) -> Location | None:
-        """The location; its child count counts only children matching ``readable`` (all by default)."""
-        row = self.c.execute(_query(readable or MatchAll()).where(locations.c.id == location_id)).first()
+    def get(
+        self, location_id: int, readable: Criterion | None = None, *, counted: bool = True
+    ) -> Location | None:
+        """The location; its child count counts only children matching ``readable`` (all by default).
+        ``counted=False`` leaves the count out (None): below a large folder, counting costs more than
+        the rest of the read."""
+        if counted:
+            row = self.c.execute(_query(readable or MatchAll()).where(locations.c.id == location_id)).first()
+        else:
+            row = _UNCOUNTED_BY_ID.first(self.c, {"id": location_id})
         return location_of(row) if row else None
 
     def get_many(self, location_ids: Sequence[int], readable: Criterion | None = None) -> dict[int, Location]:
