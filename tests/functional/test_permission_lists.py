@@ -14,6 +14,7 @@ from pressroom.app import create_app
 from pressroom.config import Settings
 from tests.functional.content_support import create_folder, publish, published_folder
 from tests.functional.role_support import assign, main_path, make_group, make_role, make_user
+from tests.functional.tree_support import add_location, path_of
 from tests.helpers import PREFIX, Api, StatementCounter, media
 
 
@@ -45,16 +46,6 @@ def setup(api: Api) -> Setup:
     # Verify the reader's password now, so that statement counts below see only the requests' own work.
     assert reader.get("/", accept=media("Root")).status_code == 200
     return Setup(api, reader, a, b, role_id, group)
-
-
-def add_location(api: Api, content_id: int, parent: str) -> None:
-    response = api.post(
-        f"/content/objects/{content_id}/locations",
-        body={"LocationCreate": {"ParentLocation": {"_href": f"{PREFIX}/content/locations/{parent}"}}},
-        content_type=media("LocationCreate"),
-        accept=media("Location"),
-    )
-    assert response.status_code == 201, response.text
 
 
 def location_hrefs(client: Api, content_id: int) -> list[str]:
@@ -161,3 +152,36 @@ def test_a_policy_change_reaches_another_process(setup: Setup, second_process: A
     )
     assert removed.status_code == 200
     assert other.get(f"/content/objects/{outside}", accept=media("ContentInfo")).status_code == 401
+
+
+def test_grants_derived_once_serve_later_requests_of_the_same_stamp(api: Api) -> None:
+    """The read filter of a Group-limited reader needs the reader's groups (one statement); requests that
+    find the same access stamp reuse it, until the reader's locations change."""
+    group = make_group(api, "Stamped readers")
+    role = make_role(api, "stamped_reader", ("user", "login", {}), ("content", "read", {"Group": ["1"]}))
+    assign(api, f"/user/groups/{group}", role)
+    user_id, reader = make_user(api, "stamped", group)
+    found = api.get(f"/content/locations/{group}", accept=media("Location")).json()
+    group_id = found["Location"]["ContentInfo"]["Content"]["_id"]
+    owned = api.patch(
+        f"/content/objects/{group_id}",
+        body={"ContentUpdate": {"Owner": {"_href": f"{PREFIX}/user/users/{user_id}"}}},
+        content_type=media("ContentUpdate"),
+        accept=media("ContentInfo"),
+    )
+    assert owned.status_code == 200, owned.text  # the reader may read its group: it owns it
+
+    def children() -> tuple[int, list[str]]:
+        with StatementCounter() as counter:
+            response = reader.get(f"/content/locations/{group}/children", accept=media("LocationList"))
+        assert response.status_code == 200, response.text
+        return counter.count, [path_of(item["_href"]) for item in response.json()["LocationList"]["Location"]]
+
+    first, second, third = children(), children(), children()
+    assert first[1] == second[1] == third[1] == [main_path(api, user_id)]  # the reader owns itself
+    # The grants with the caller, the group's location, its content, its owner's groups, the page's ids,
+    # their rows; the reader's own groups (behind its read filter) are not read again.
+    assert second[0] == third[0] == 6, (first, second, third)
+    add_location(api, user_id, make_group(api, "Stamped elsewhere"))  # a new stamp: groups read again
+    assert children() == (7, first[1])
+    assert children() == (6, first[1])

@@ -129,6 +129,9 @@ class Permissions:
 
     def _load(self, user: User, tx: Tx) -> _Access:
         stamp, assignments = tx.roles.assignments_reaching(user.id)
+        kept = self._kept.get(user.id)
+        if kept is not None and kept[0] == stamp:  # the same grants: keep what was derived from them
+            return kept[1]
         roles = self._role_definitions(tx, stamp[0])
         grants = tuple(
             Grant(policy, assignment.limitation)
