@@ -85,9 +85,9 @@ class LocationService:
         check_readable(self.permissions, user, tx, info, at=location)
         return replace(location, content_info=info)
 
-    def load_in(self, tx: Tx, user: User, path: str) -> Location:
-        """``load`` inside the caller's transaction."""
-        return self._with_content(tx, user, self._at_path(tx, user, path))
+    def load_in(self, tx: Tx, user: User, path: str, *, counted: bool = True) -> Location:
+        """``load`` inside the caller's transaction (``counted=False``: without its child count)."""
+        return self._with_content(tx, user, self._at_path(tx, user, path, counted=counted))
 
     def _reload(self, tx: Tx, user: User, location_id: int) -> Location:
         location = get_location(tx, location_id)
@@ -158,7 +158,7 @@ class LocationService:
         is part of the SQL, so pages are full. The parent's own children are not counted."""
         with self.store.read() as tx:
             readable = self.permissions.read_criterion(user, tx)
-            parent = self._with_content(tx, user, self._at_path(tx, user, path, counted=False))
+            parent = self.load_in(tx, user, path, counted=False)
             page = tx.locations.children(parent, readable, offset, limit)
             if not with_content:
                 return Children(parent, page)
