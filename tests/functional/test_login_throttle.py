@@ -1,9 +1,11 @@
-"""Login hardening (issues 14 and 15): throttling per login and per client address with 429 and
-Retry-After, shared by every process on the database; the same argon2 work for unknown logins; password work
+"""Login hardening (issues 14, 15 and 23): throttling per login and client address pair with 429 and
+Retry-After, a pace for a login or an address under wide attack but never a lockout, shared by every process
+on the database; the same argon2 work for unknown logins; password work
 off the event loop; JWTs that end with a logout."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ from starlette.testclient import TestClient
 from pressroom.app import create_app
 from pressroom.domain import passwords
 from pressroom.services import throttle
-from pressroom.services.throttle import ADDRESS, LOGIN
+from pressroom.services.throttle import ADDRESS, LOGIN, PAIR
 from tests.conftest import make_settings
 from tests.functional.support import cookie_of, error_message, login, session_of
 from tests.functional.test_auth import basic, issue_token
@@ -52,8 +54,9 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return now
 
 
-def from_address(settings: Any, address: str) -> TestClient:
-    return TestClient(create_app(settings), client=(address, 40000))
+def at(client: TestClient, address: str) -> TestClient:
+    """A client of the same application whose connections come from ``address``."""
+    return TestClient(client.app, client=(address, 40000))
 
 
 def fail(client: TestClient, times: int, user: str = "admin") -> None:
@@ -68,62 +71,129 @@ def assert_throttled(response: Any, retry_after: int) -> None:
     assert response.headers["retry-after"] == str(retry_after)
 
 
-def test_a_login_is_blocked_after_a_few_failures_with_retry_after(
+def basic_login(client: TestClient, credentials: str = "admin:publish") -> Any:
+    return Api(client, auth=basic(credentials)).get("/content/sections/1", accept=media("Section"))
+
+
+def assert_gets_in(client: TestClient) -> None:
+    """The right password gets in by session, JWT and Basic."""
+    assert login(client).status_code == 201
+    assert issue_token(client).status_code == 200
+    assert basic_login(client).status_code == 200
+
+
+def test_a_login_is_blocked_from_an_address_after_a_few_failures_with_retry_after(
     client: TestClient, clock: list[int], hasher: CountingHasher
 ) -> None:
-    fail(client, LOGIN.allowed)
+    fail(client, PAIR.allowed)
     checked = len(hasher.threads)
     # blocked: even the right password is not checked, on every way to log in
-    assert_throttled(login(client), LOGIN.first_block)
-    assert_throttled(issue_token(client), LOGIN.first_block)
-    blocked = Api(client, auth=basic("ADMIN:publish")).get("/content/sections/1", accept=media("Section"))
-    assert_throttled(blocked, LOGIN.first_block)
+    assert_throttled(login(client), PAIR.first_block)
+    assert_throttled(issue_token(client), PAIR.first_block)
+    assert_throttled(basic_login(client, "ADMIN:publish"), PAIR.first_block)
     assert len(hasher.threads) == checked
     clock[0] += 10
-    assert_throttled(login(client), LOGIN.first_block - 10)
+    assert_throttled(login(client), PAIR.first_block - 10)
+
+
+def test_the_owner_gets_in_from_another_address_while_one_is_blocked(
+    client: TestClient, clock: list[int]
+) -> None:
+    guesser = at(client, "192.0.2.66")
+    fail(guesser, PAIR.allowed)
+    assert_throttled(login(guesser), PAIR.first_block)
+    assert_gets_in(at(client, "198.51.100.1"))
+    assert_gets_in(client)
 
 
 def test_the_block_ends_and_doubles_with_each_further_failure(client: TestClient, clock: list[int]) -> None:
-    fail(client, LOGIN.allowed)
-    clock[0] += LOGIN.first_block
+    fail(client, PAIR.allowed)
+    clock[0] += PAIR.first_block
     fail(client, 1)
-    assert_throttled(login(client), 2 * LOGIN.first_block)
-    clock[0] += 2 * LOGIN.first_block
+    assert_throttled(login(client), 2 * PAIR.first_block)
+    clock[0] += 2 * PAIR.first_block
     assert login(client).status_code == 201
-    # a success forgets the failures of the login: a few more are allowed again
-    fail(client, LOGIN.allowed - 1)
+    # a success forgets the failures of the pair: a few more are allowed again
+    fail(client, PAIR.allowed - 1)
     assert login(client).status_code == 201
 
 
 def test_unknown_logins_are_counted_and_blocked_too(client: TestClient, clock: list[int]) -> None:
-    fail(client, LOGIN.allowed, user="ghost")
-    assert_throttled(login(client, "GHOST", "anything"), LOGIN.first_block)
-    assert login(client).status_code == 201  # another login from the same address is not blocked yet
+    fail(client, PAIR.allowed, user="ghost")
+    assert_throttled(login(client, "GHOST", "anything"), PAIR.first_block)
+    assert login(client).status_code == 201  # another login from the same address is not blocked
 
 
-def test_an_address_is_blocked_after_failures_on_many_logins(
-    settings: Any, clock: list[int], hasher: CountingHasher
+def test_an_ipv6_client_is_one_address_per_64(client: TestClient, clock: list[int]) -> None:
+    fail(at(client, "2001:db8::1"), PAIR.allowed)
+    assert_throttled(login(at(client, "2001:db8::2")), PAIR.first_block)
+    assert login(at(client, "2001:db8:0:1::1")).status_code == 201
+
+
+def test_a_login_under_wide_attack_paces_the_addresses_that_failed_on_it(
+    client: TestClient, clock: list[int], caplog: pytest.LogCaptureFixture
 ) -> None:
-    with from_address(settings, "192.0.2.7") as guesser, from_address(settings, "198.51.100.1") as other:
+    guessers = [at(client, f"203.0.113.{index}") for index in range(LOGIN.allowed - 1)]
+    with caplog.at_level(logging.WARNING, "pressroom.throttle"):
+        for guesser in guessers:
+            fail(guesser, 1)
+        fail(guessers[0], 1)  # no pause yet: this failure makes the wide attack
+    assert [record.getMessage() for record in caplog.records] == [
+        f"Login 'admin' under wide attack: {LOGIN.allowed} failed logins, its failed pairs are paced"
+    ]
+    # an address that failed on the login waits a little, with the right password too; its other logins do not
+    assert_throttled(login(guessers[1]), LOGIN.first_block)
+    assert login(guessers[1], "editor", "wrong").status_code == 401
+    # the owner from an address that has not failed on it gets in at once, by every way
+    assert_gets_in(at(client, "198.51.100.1"))
+    clock[0] += LOGIN.first_block
+    fail(guessers[1], 1)  # the pause doubles with each failure on the login
+    assert_throttled(login(guessers[1]), 2 * LOGIN.first_block)
+    assert_throttled(login(guessers[2], "admin", "wrong"), LOGIN.first_block)
+    clock[0] += 2 * LOGIN.first_block
+    assert login(guessers[1]).status_code == 201  # paced, not blocked
+
+
+def test_an_address_failing_on_many_logins_is_paced_on_those_only_and_locks_nobody_out(
+    client: TestClient, clock: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An office or a NAT shares one address: a neighbour's failures on other logins block nobody."""
+    office = at(client, "192.0.2.9")
+    with caplog.at_level(logging.WARNING, "pressroom.throttle"):
         for index in range(ADDRESS.allowed):
-            error_message(login(guesser, f"user{index}", "wrong"), 401)
-        assert_throttled(login(guesser), ADDRESS.first_block)
-        # the account itself is not blocked for everyone else
-        assert login(other).status_code == 201
-        # an IPv6 client is counted per /64: its neighbours share the block
-    with from_address(settings, "2001:db8::1") as first, from_address(settings, "2001:db8::2") as second:
-        for index in range(ADDRESS.allowed):
-            error_message(login(first, f"user{index}", "wrong"), 401)
-        assert_throttled(login(second), ADDRESS.first_block)
+            error_message(login(office, f"user{index}", "wrong"), 401)
+    assert [record.getMessage() for record in caplog.records] == [
+        f"Address 192.0.2.9 under wide attack: {ADDRESS.allowed} failed logins, its failed pairs are paced"
+    ]
+    assert_throttled(login(office, "user0", "wrong"), ADDRESS.first_block)
+    assert_gets_in(office)  # a login that has not failed from there
+
+
+def test_a_block_at_its_longest_is_logged(
+    client: TestClient, clock: list[int], caplog: pytest.LogCaptureFixture
+) -> None:
+    guesser = at(client, "192.0.2.13")
+    with caplog.at_level(logging.WARNING, "pressroom.throttle"):
+        fail(guesser, PAIR.allowed)
+        blocks = [PAIR.first_block]
+        while blocks[-1] < PAIR.max_block:
+            clock[0] += blocks[-1]
+            fail(guesser, 1)
+            blocks.append(min(PAIR.max_block, 2 * blocks[-1]))
+            assert_throttled(login(guesser), blocks[-1])
+    assert blocks == [30, 60, 120, 240, 480, 900]
+    assert [record.getMessage() for record in caplog.records] == [
+        f"Login 'admin' from 192.0.2.13 blocked for {PAIR.max_block} s, the longest block: its failures go on"
+    ]
 
 
 def test_failures_are_shared_by_every_process_on_the_database(settings: Any, clock: list[int]) -> None:
     """Two applications on one database stand for two workers (or two hosts)."""
-    with from_address(settings, "192.0.2.1") as worker1, from_address(settings, "192.0.2.2") as worker2:
-        fail(worker1, LOGIN.allowed - 1)
+    with TestClient(create_app(settings)) as worker1, TestClient(create_app(settings)) as worker2:
+        fail(worker1, PAIR.allowed - 1)
         fail(worker2, 1)
-        assert_throttled(login(worker1), LOGIN.first_block)
-        assert_throttled(login(worker2), LOGIN.first_block)
+        assert_throttled(login(worker1), PAIR.first_block)
+        assert_throttled(login(worker2), PAIR.first_block)
 
 
 def test_an_unknown_login_costs_the_same_verification_off_the_event_loop(

@@ -17,7 +17,7 @@ from pressroom.config import Settings, parse_networks, settings_from_env
 from pressroom.logs import JsonFormatter
 from pressroom.rest.forwarded import client_of
 from pressroom.services import throttle
-from pressroom.services.throttle import ADDRESS
+from pressroom.services.throttle import PAIR
 from tests.conftest import make_settings
 from tests.functional.support import cookie_of, error_message, login, session_of
 from tests.helpers import Api
@@ -43,12 +43,12 @@ def peer(settings: Settings, address: str) -> TestClient:
     return TestClient(create_app(settings), client=(address, 40000))
 
 
-def fail_from_many_logins(client: TestClient, forwarded_for: list[str] | None = None) -> None:
-    """Enough failed logins (each for another login, each with the next X-Forwarded-For) to block the
-    address they are counted for."""
-    for index in range(ADDRESS.allowed):
+def fail_as_admin(client: TestClient, forwarded_for: list[str] | None = None) -> None:
+    """Enough failed logins as admin (each with the next X-Forwarded-For) to block admin from the address
+    they are counted for."""
+    for index in range(PAIR.allowed):
         headers = {"X-Forwarded-For": forwarded_for[index]} if forwarded_for else {}
-        error_message(login(client, f"user{index}", "wrong", headers=headers), 401)
+        error_message(login(client, "admin", "wrong", headers=headers), 401)
 
 
 def throttled(response: Any) -> bool:
@@ -62,9 +62,9 @@ def throttled(response: Any) -> bool:
 
 
 def test_an_untrusted_peer_cannot_dodge_the_throttle_with_x_forwarded_for(settings: Settings) -> None:
-    spoofed = [f"198.51.100.{index}" for index in range(ADDRESS.allowed)]
+    spoofed = [f"198.51.100.{index}" for index in range(PAIR.allowed)]
     with peer(settings, "192.0.2.7") as attacker, peer(settings, "192.0.2.8") as other:
-        fail_from_many_logins(attacker, spoofed)
+        fail_as_admin(attacker, spoofed)
         # counted for the peer: another made-up address does not help, and no forwarded one was blocked
         assert throttled(login(attacker, headers={"X-Forwarded-For": "203.0.113.1"}))
         assert throttled(login(attacker))
@@ -75,7 +75,7 @@ def test_an_untrusted_peer_cannot_dodge_the_throttle_with_x_forwarded_for(settin
 
 def test_a_trusted_proxy_forwards_each_client_address_to_the_throttle(settings: Settings) -> None:
     with peer(settings, "10.0.0.1") as proxy:
-        fail_from_many_logins(proxy, ["192.0.2.7"] * ADDRESS.allowed)
+        fail_as_admin(proxy, ["192.0.2.7"] * PAIR.allowed)
         assert throttled(login(proxy, headers={"X-Forwarded-For": "192.0.2.7"}))
         # the other clients of the proxy, and the proxy itself, are not blocked
         assert not throttled(login(proxy, headers={"X-Forwarded-For": "192.0.2.8"}))
@@ -92,9 +92,9 @@ def test_the_walk_from_the_right_skips_trusted_hops_and_ignores_what_the_client_
 ) -> None:
     # client 192.0.2.7 sends a made-up X-Forwarded-For; the outer proxy 10.0.0.2 appends the client's
     # address, the inner one (the peer, 10.0.0.1) appends 10.0.0.2's
-    chains = [f"198.51.100.{index}, 192.0.2.7, 10.0.0.2" for index in range(ADDRESS.allowed)]
+    chains = [f"198.51.100.{index}, 192.0.2.7, 10.0.0.2" for index in range(PAIR.allowed)]
     with peer(settings, "10.0.0.1") as proxy:
-        fail_from_many_logins(proxy, chains)
+        fail_as_admin(proxy, chains)
         assert throttled(login(proxy, headers={"X-Forwarded-For": "192.0.2.7"}))
         assert not throttled(login(proxy, headers={"X-Forwarded-For": "198.51.100.0"}))
         assert not throttled(login(proxy, headers={"X-Forwarded-For": "10.0.0.2"}))

@@ -49,9 +49,10 @@ class Session:
 
 @dataclass(frozen=True, slots=True)
 class LoginFailures:
-    """Failed logins counted for one login or one client address (times in Unix seconds)."""
+    """Failed logins counted under one throttle key (times in Unix seconds)."""
 
     failures: int
+    last_failure_at: int
     blocked_until: int
 
 

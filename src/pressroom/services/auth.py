@@ -85,8 +85,9 @@ class AuthService:
         """The enabled user with these credentials allowed to log in on ``siteaccess`` (``user/login``,
         which a SiteAccess limitation narrows).
 
-        Raises Unauthorized for wrong credentials, TooManyRequests while the login or the client address
-        is blocked after failures. Costs an argon2 verification: call it off the event loop.
+        Raises Unauthorized for wrong credentials, TooManyRequests while this login from this client
+        address is blocked or paused after failures (services/throttle.py: never for an address that has
+        not failed on the login). Costs an argon2 verification: call it off the event loop.
         """
         return self._checked(login, password, address, siteaccess)[0]
 

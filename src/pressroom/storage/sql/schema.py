@@ -76,7 +76,8 @@ token_epochs = Table(
     Column("epoch", Integer, nullable=False),
 )
 
-# Failed logins per key ("login:<login>" or "address:<client>"), shared by every process on the database.
+# Failed logins per key ("pair:<login and client>", "login:<login>" or "address:<client>"), shared by every
+# process on the database.
 login_failures = Table(
     "login_failures",
     metadata,

@@ -1,4 +1,4 @@
-"""Failed logins per login and per client address, in SQL so that every process counts the same ones."""
+"""Failed logins per throttle key (login and address pair, login, address), in SQL for every process."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from pressroom.domain.user import LoginFailures
 from pressroom.storage.sql.engine import upsert
 from pressroom.storage.sql.schema import login_failures as t
 
-_GET = select(t.c.key, t.c.failures, t.c.blocked_until).where(t.c.key.in_(bindparam("keys", expanding=True)))
+_GET = select(t.c.key, t.c.failures, t.c.last_failure_at, t.c.blocked_until).where(
+    t.c.key.in_(bindparam("keys", expanding=True))
+)
 
 
 class SqlLoginFailureGateway:
@@ -19,7 +21,7 @@ class SqlLoginFailureGateway:
 
     def get(self, keys: Sequence[str]) -> dict[str, LoginFailures]:
         rows = self.c.execute(_GET, {"keys": list(keys)})
-        return {row.key: LoginFailures(row.failures, row.blocked_until) for row in rows}
+        return {row.key: LoginFailures(row.failures, row.last_failure_at, row.blocked_until) for row in rows}
 
     def add(self, key: str, now: int, forget_before: int) -> int:
         """Count one failure and return the count; a count last touched before ``forget_before`` restarts."""
