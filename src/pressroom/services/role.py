@@ -8,7 +8,8 @@ visible. Every write bumps the role revision, so every process reloads its cache
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound
 from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role
@@ -51,6 +52,35 @@ def _policy(role: Role, policy_id: int, path: str) -> Policy:
         if policy.id == policy_id:
             return policy
     raise NotFound(f"Policy not found: '{path}'.")
+
+
+def _administrator_assignments(tx: Tx) -> set[int]:
+    """The unlimited assignments of published roles with a ``*/*`` policy: who may do anything."""
+    found: set[int] = set()
+    for role in tx.roles.list_roles():
+        if any(policy.module == policy.function == "*" for policy in role.policies):
+            holders = {
+                *tx.roles.groups_with_role(role.id),
+                *(user.id for user in tx.users.with_role(role.id)),
+            }
+            for holder in sorted(holders):
+                assignments = tx.roles.assignments_of(holder)
+                found.update(a.id for a in assignments if a.role_id == role.id and a.limitation is None)
+    return found
+
+
+@contextmanager
+def keeping_an_administrator(tx: Tx, change: str) -> Iterator[None]:
+    """Refuse (Forbidden, the transaction rolled back) a change of roles that leaves nobody who may do
+    everything (a ``*/*`` policy assigned without limitation): nobody could administer the repository, nor
+    undo the change. A repository without such an assignment before the change is not refused."""
+    had = bool(_administrator_assignments(tx))
+    yield
+    if had and not _administrator_assignments(tx):
+        raise Forbidden(
+            f"{change} would leave nobody an administrator: it removes the last role assignment granting "
+            "all modules and functions (*/*)"
+        )
 
 
 class RoleService:
@@ -112,7 +142,8 @@ class RoleService:
             draft = tx.roles.draft_of(role_id)
             if draft is not None:
                 tx.roles.delete(draft.id)
-            tx.roles.delete(role_id)
+            with keeping_an_administrator(tx, f"Deleting role {role_id}"):
+                tx.roles.delete(role_id)
             tx.roles.bump_revision()
 
     # -- drafts ---------------------------------------------------------------------------------------
@@ -203,12 +234,14 @@ class RoleService:
         self.permissions.require(user, "role", "update")
         with self.store.write() as tx:
             _policy(self._role_or_draft(tx, role_id), policy_id, path)
-            tx.roles.delete_policies(role_id, [policy_id])
+            with keeping_an_administrator(tx, f"Deleting policy {policy_id} of role {role_id}"):
+                tx.roles.delete_policies(role_id, [policy_id])
             tx.roles.bump_revision()
 
     def delete_policies(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
         with self.store.write() as tx:
             get_role(tx, role_id)
-            tx.roles.delete_policies(role_id)
+            with keeping_an_administrator(tx, f"Deleting the policies of role {role_id}"):
+                tx.roles.delete_policies(role_id)
             tx.roles.bump_revision()

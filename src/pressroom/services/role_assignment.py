@@ -11,7 +11,7 @@ from pressroom.domain.role import Assignee, Limitation, Policy, RoleAssignment
 from pressroom.domain.user import User
 from pressroom.services.limitations import check_assignment_limitation
 from pressroom.services.permissions import Permissions
-from pressroom.services.role import get_role
+from pressroom.services.role import get_role, keeping_an_administrator
 from pressroom.storage.spi import Store, Tx
 
 USER_GROUP_TYPE = "user_group"
@@ -83,7 +83,8 @@ class RoleAssignmentService:
             content_id = _content_id(tx, assignee)
             target = Target(role_id=role_id, assignee_group_ids=_groups_of(tx, content_id))
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
-            tx.roles.unassign(content_id, role_id)
+            with keeping_an_administrator(tx, f"Unassigning role {role_id}"):
+                tx.roles.unassign(content_id, role_id)
             tx.roles.bump_revision()
             return tx.roles.assignments_of(content_id)
 
