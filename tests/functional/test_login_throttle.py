@@ -131,8 +131,9 @@ def test_an_ipv6_client_is_one_address_per_64(client: TestClient, clock: list[in
 
 
 def test_a_login_under_wide_attack_paces_the_addresses_that_failed_on_it(
-    client: TestClient, clock: list[int], caplog: pytest.LogCaptureFixture
+    db_api: Api, clock: list[int], caplog: pytest.LogCaptureFixture
 ) -> None:
+    client = db_api.client
     guessers = [at(client, f"203.0.113.{index}") for index in range(LOGIN.allowed - 1)]
     with caplog.at_level(logging.WARNING, "pressroom.throttle"):
         for guesser in guessers:
