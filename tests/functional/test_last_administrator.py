@@ -5,10 +5,18 @@ The clean install's only one: role 2 (Administrator, policy 332 ``*/*``) assigne
 
 from __future__ import annotations
 
+import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
+from starlette.testclient import TestClient
 
+from pressroom.app import create_app
+from pressroom.domain.errors import Forbidden
+from pressroom.domain.role import Assignee
+from pressroom.services.role import keeping_an_administrator
+from tests.conftest import make_settings
 from tests.functional.role_support import assign, make_role
 from tests.functional.support import error_message
 from tests.helpers import PREFIX, Api, media
@@ -97,3 +105,35 @@ def test_another_role_granting_everything_lets_the_administrator_role_go(api: Ap
     # a role granting everything but assigned to nobody is no administrator: it may go
     spare = make_role(api, "Spare", ("*", "*", {}))
     assert api.delete(f"/user/roles/{spare}").status_code == 204
+
+
+def test_two_concurrent_removals_cannot_each_take_one_of_the_last_two(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """On PostgreSQL (read committed): while one transaction removes the group's assignment, a concurrent
+    removal of the user's waits for it, then sees it and is refused. Without that wait each would still
+    see the other's assignment, and both would commit."""
+    with TestClient(create_app(make_settings(postgres_url, tmp_path))) as client:
+        assign(Api(client), "/user/users/14", 2)
+        services = client.app.services  # type: ignore[attr-defined]
+        admin = services.auth.load_user(14)
+        outcome: list[BaseException | None] = []
+
+        def remove_the_users() -> None:
+            try:
+                services.role_assignments.unassign(admin, Assignee(user_id=14), 2)
+                outcome.append(None)
+            except Forbidden as refused:
+                outcome.append(refused)
+
+        other = threading.Thread(target=remove_the_users)
+        with services.roles.store.write() as tx:
+            with keeping_an_administrator(tx, "Unassigning role 2"):
+                tx.roles.unassign(12, 2)
+            other.start()
+            other.join(timeout=2)  # it cannot finish while this transaction holds the revision
+        other.join(timeout=60)
+        assert not other.is_alive()
+        assert len(outcome) == 1 and isinstance(outcome[0], Forbidden)
+        assert roles_of(Api(client), "/user/users/14") == ["2"]
+        assert roles_of(Api(client), ADMINS) == []

@@ -73,7 +73,11 @@ def _administrator_assignments(tx: Tx) -> set[int]:
 def keeping_an_administrator(tx: Tx, change: str) -> Iterator[None]:
     """Refuse (Forbidden, the transaction rolled back) a change of roles that leaves nobody who may do
     everything (a ``*/*`` policy assigned without limitation): nobody could administer the repository, nor
-    undo the change. A repository without such an assignment before the change is not refused."""
+    undo the change. A repository without such an assignment before the change is not refused.
+
+    Bumps the role revision first: that row lock queues concurrent role changes, so that two of them
+    cannot each remove one of the last two administrator assignments unseen by the other."""
+    tx.roles.bump_revision()
     had = bool(_administrator_assignments(tx))
     yield
     if had and not _administrator_assignments(tx):
@@ -144,7 +148,6 @@ class RoleService:
                 tx.roles.delete(draft.id)
             with keeping_an_administrator(tx, f"Deleting role {role_id}"):
                 tx.roles.delete(role_id)
-            tx.roles.bump_revision()
 
     # -- drafts ---------------------------------------------------------------------------------------
     def create_draft(self, user: User, role_id: int) -> Role:
@@ -236,7 +239,6 @@ class RoleService:
             _policy(self._role_or_draft(tx, role_id), policy_id, path)
             with keeping_an_administrator(tx, f"Deleting policy {policy_id} of role {role_id}"):
                 tx.roles.delete_policies(role_id, [policy_id])
-            tx.roles.bump_revision()
 
     def delete_policies(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
@@ -244,4 +246,3 @@ class RoleService:
             get_role(tx, role_id)
             with keeping_an_administrator(tx, f"Deleting the policies of role {role_id}"):
                 tx.roles.delete_policies(role_id)
-            tx.roles.bump_revision()

@@ -83,9 +83,8 @@ class RoleAssignmentService:
             content_id = _content_id(tx, assignee)
             target = Target(role_id=role_id, assignee_group_ids=_groups_of(tx, content_id))
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
-            with keeping_an_administrator(tx, f"Unassigning role {role_id}"):
+            with keeping_an_administrator(tx, f"Unassigning role {role_id}"):  # bumps the revision
                 tx.roles.unassign(content_id, role_id)
-            tx.roles.bump_revision()
             return tx.roles.assignments_of(content_id)
 
     def policies_of_user(self, user: User, user_id: int) -> builtins.list[Policy]:
