@@ -7,7 +7,7 @@ counts its failure three times:
 - under its **pair** (login, address): after ``PAIR.allowed`` failures in a row the pair is blocked (429 with
   ``Retry-After``), the block doubling with every further failure up to ``max_block``. While blocked, no
   password is checked at all, so guessing costs the server one indexed SELECT. A success clears the pair.
-- under its **login**, over every address: from ``LOGIN.allowed`` failures on the login is under wide attack,
+- under its **login**, over every address: with ``LOGIN.allowed`` failures the login is under wide attack,
   and an address that has failed on it may try it again only ``LOGIN.block_for`` seconds after its own last
   failure there (a short, doubling pause; 429 with that ``Retry-After`` until then).
 - under its **address**, over every login (``ADDRESS``, more room: an office or a NAT shares one): the
