@@ -8,15 +8,15 @@ read returned the caller's stamp (domain/caller.py) finds the caller's grants wi
 definitions are kept per process and reloaded when the role revision says another write changed them.
 
 ``can``/``require`` answer for one target (``domain.permission.Target``); ``criterion`` answers "on
-which items may this user do that" (``read_criterion``: what may it read) as a criterion that lists
-and searches compile into their SQL.
+which items may this user do that" (``read_criterion``: what may it read) as a criterion that lists,
+searches and ``require_throughout`` compile into their SQL.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -26,7 +26,7 @@ from pressroom.domain.content import ContentInfo
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.location import Location
 from pressroom.domain.permission import Subject, Target, grant_allows, permission_criterion
-from pressroom.domain.query import Criterion
+from pressroom.domain.query import Criterion, LogicalNot, MatchAll, MatchNone, Subtree, all_of
 from pressroom.domain.role import Grant, Role
 from pressroom.domain.user import User
 from pressroom.storage.spi import Store, Tx
@@ -221,3 +221,19 @@ class Permissions:
     def read_criterion(self, user: User, tx: Tx | None = None) -> Criterion:
         """What ``user`` may read, as a criterion that lists and searches compile into their SQL."""
         return self.criterion(user, "content", "read", tx)
+
+    def require_throughout(self, user: User, function: str, path_strings: Sequence[str], tx: Tx) -> None:
+        """``content/<function>`` on every item with a location in the subtrees at ``path_strings``:
+        Unauthorized unless ``Subtree AND NOT <the function's criterion>`` matches nothing (one query,
+        whatever the size of the subtrees; none when the criterion is MatchAll or MatchNone)."""
+        allowed = self.criterion(user, "content", function, tx)
+        if isinstance(allowed, MatchAll):
+            return
+        if isinstance(allowed, MatchNone) or tx.content.exists_matching(
+            all_of([Subtree(tuple(path_strings)), LogicalNot(allowed)])
+        ):
+            paths = ", ".join(f"'{path}'" for path in path_strings)
+            raise Unauthorized(
+                f"The User does not have the '{function}' 'content' permission on every item of the "
+                f"subtree {paths}"
+            )
