@@ -200,3 +200,22 @@ def test_an_own_content_reader_copies_its_own_subtree_and_owns_the_copies(own_re
         info = content_info(own_reader.admin, main_location_id_to_content(own_reader.admin, path))
         assert info["Owner"]["_href"] == f"{PREFIX}/user/users/{own_reader.user_id}"
         assert info["Section"]["_href"] == f"{PREFIX}/content/sections/{section}"
+
+
+def test_deleting_a_user_group_is_judged_on_its_subgroups_and_their_users(api: Api) -> None:
+    role = make_role(
+        api, "GroupRemover", ("content", "read", {}), ("content", "remove", {"Class": ["3"]}),
+        ("user", "login", {}),
+    )  # fmt: skip
+    removers = make_group(api, "Group removers")
+    assign(api, f"/user/groups/{removers}", role)
+    _, remover = make_user(api, "groupremover", removers)
+    outer = make_group(api, "Outer")
+    inner = make_group(api, "Inner", outer)
+    member_id, _ = make_user(api, "innermember", inner)  # a user, which the remover may not remove
+    response = remover.delete(f"/user/groups/{outer}", accept=media("ErrorMessage"))
+    assert response.status_code == 401, response.text
+    assert api.get(f"/user/users/{member_id}", accept=media("User")).status_code == 200
+    empty = make_group(api, "Empty")
+    make_group(api, "Empty inner", empty)
+    assert remover.delete(f"/user/groups/{empty}").status_code == 204
