@@ -13,67 +13,23 @@ from dataclasses import dataclass
 DEFINED = "DEFINED"
 DRAFT = "DRAFT"
 
-# spec/permissions.md §1: the core policy map, module -> function -> limitations it accepts.
-_CONTENT_READ = ("Class", "Section", "Owner", "Group", "Node", "Subtree", "State")
-_NARROW = ("Class", "Section", "Owner", "Node", "Subtree")
-POLICY_MAP: dict[str, dict[str, tuple[str, ...]]] = {
-    "content": {
-        "read": _CONTENT_READ,
-        "diff": _NARROW,
-        "view_embed": _NARROW,
-        "create": (
-            "Class",
-            "Section",
-            "ParentOwner",
-            "ParentGroup",
-            "ParentClass",
-            "ParentDepth",
-            "Node",
-            "Subtree",
-            "Language",
-            "ChangeOwner",
-        ),
-        "edit": (*_CONTENT_READ, "Language", "ChangeOwner"),
-        "publish": (*_CONTENT_READ, "Language"),
-        "manage_locations": ("Class", "Section", "Owner", "Subtree", "State"),
-        "hide": ("Class", "Section", "Owner", "Group", "Node", "Subtree", "Language"),
-        "reverserelatedlist": (),
-        "translate": (*_NARROW, "Language"),
-        "remove": (*_NARROW, "Language", "State"),
-        "versionread": (*_NARROW, "Status", "State"),
-        "versionremove": (*_NARROW, "Status", "State"),
-        "translations": (),
-        "urltranslator": (),
-        "pendinglist": (),
-        "restore": (),
-        "cleantrash": (),
-    },
-    "class": {"update": (), "create": (), "delete": ()},
-    "state": {"assign": ("Class", "Section", "Owner", "Group", "State", "NewState"), "administrate": ()},
-    "role": {"assign": ("MemberOf", "Role"), "update": (), "create": (), "delete": (), "read": ()},
-    "section": {"assign": ("Class", "Section", "Owner", "NewSection"), "edit": (), "view": ()},
-    "setup": {"administrate": (), "install": (), "setup": (), "system_info": ()},
-    "user": {
-        "login": ("SiteAccess",),
-        "password": (),
-        "preferences": (),
-        "register": (),
-        "selfedit": (),
-        "activation": (),
-    },
-    "url": {"view": (), "update": ()},
-    "setting": {"update": (), "create": (), "remove": ()},
-}
-
-# The limitations a PolicyCreate / PolicyUpdate can carry (spec/shapes-users.md §6); others are 404.
-POLICY_INPUT_LIMITATIONS = frozenset(
-    {
-        "Class", "Language", "Node", "Owner", "ParentOwner", "ParentClass", "ParentDepth", "Section",
-        "SiteAccess", "State", "Subtree", "Group", "ParentGroup",
-    }
-)  # fmt: skip
-# The limitations a role assignment can carry (spec/permissions.md §2).
-ASSIGNMENT_LIMITATIONS = frozenset({"Section", "Subtree"})
+# spec/permissions.md §1: the core policy map, module -> its functions. The limitations each function
+# accepts are said by the limitation types (domain/limitations.py).
+FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "content": (
+        "read", "diff", "view_embed", "create", "edit", "publish", "manage_locations", "hide",
+        "reverserelatedlist", "translate", "remove", "versionread", "versionremove", "translations",
+        "urltranslator", "pendinglist", "restore", "cleantrash",
+    ),
+    "class": ("update", "create", "delete"),
+    "state": ("assign", "administrate"),
+    "role": ("assign", "update", "create", "delete", "read"),
+    "section": ("assign", "edit", "view"),
+    "setup": ("administrate", "install", "setup", "system_info"),
+    "user": ("login", "password", "preferences", "register", "selfedit", "activation"),
+    "url": ("view", "update"),
+    "setting": ("update", "create", "remove"),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,10 +98,5 @@ class Grant:
 def known_function(module: str, function: str) -> bool:
     if module == "*":
         return function == "*"
-    functions = POLICY_MAP.get(module)
+    functions = FUNCTIONS.get(module)
     return functions is not None and (function == "*" or function in functions)
-
-
-def allowed_limitations(module: str, function: str) -> tuple[str, ...]:
-    """The limitations a policy on ``module/function`` may carry (none for wildcards)."""
-    return POLICY_MAP.get(module, {}).get(function, ())

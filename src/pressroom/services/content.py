@@ -138,9 +138,13 @@ class ContentService:
 
     # -- delete and copy -----------------------------------------------------------------------------
     def delete(self, user: User, content_id: int) -> None:
-        """Delete the item, every version and every location (as subtrees)."""
+        """Delete the item, every version and every location (as subtrees: content/remove on every item
+        below them too)."""
         with write_releasing_files(self.store, self.files) as tx:
             require_on(self.permissions, user, tx, "remove", lock_content(tx, content_id))
+            paths = [location.path_string for location in tx.locations.of_content(content_id)]
+            if paths:
+                self.permissions.require_throughout(user, "remove", paths, tx)
             delete_content(tx, [content_id])
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:

@@ -223,7 +223,8 @@ class LocationService:
         self, tx: Tx, user: User, path: str, parent_path: str, what: str
     ) -> tuple[Location, Location]:
         """The subtree to move or copy and its new parent, both readable, with content/create on the
-        parent. Forbidden for the root and for a parent inside the subtree."""
+        parent and content/read on every item of the subtree (Unauthorized otherwise). Forbidden for the
+        root and for a parent inside the subtree."""
         source = self.load_in(tx, user, path)
         self._movable(source, what)
         parent = self.load_in(tx, user, parent_path)
@@ -235,6 +236,7 @@ class LocationService:
         )  # fmt: skip
         if is_below(parent.path_string, source.path_string):
             raise Forbidden(f"Location {source.id} cannot be {what} into its own subtree")
+        self.permissions.require_throughout(user, "read", [source.path_string], tx)
         return source, parent
 
     def move(self, user: User, path: str, parent_path: str) -> Location:
@@ -256,7 +258,8 @@ class LocationService:
 
     def copy(self, user: User, path: str, parent_path: str) -> Location:
         """Copy the subtree at ``path`` below ``parent_path``: every item is copied once (published,
-        owned by ``user``) and placed like its original. Returns the new top location."""
+        owned by ``user``, as the reference's copies are: the copier created them; each keeps its
+        original's section) and placed like its original. Returns the new top location."""
         moment = now()
         with self.store.write() as tx:
             source, parent = self._source_and_target(tx, user, path, parent_path, "copied")
@@ -304,12 +307,13 @@ class LocationService:
             refresh_location_aliases(tx, [first.id, second.id])
 
     def delete(self, user: User, path: str) -> None:
-        """Delete the subtree: content with no other location goes, other content loses these
-        locations. A fixed number of statements for any subtree."""
+        """Delete the subtree (content/remove on every item of it): content with no other location
+        goes, other content loses these locations. A fixed number of statements for any subtree."""
         with write_releasing_files(self.store, self.files) as tx:
             location = self.load_in(tx, user, path)
             self._movable(location, "deleted")
             self._require_at(tx, user, "remove", location)
+            self.permissions.require_throughout(user, "remove", [location.path_string], tx)
             delete_subtrees(tx, [location.path_string])
 
 

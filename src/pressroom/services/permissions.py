@@ -7,15 +7,16 @@ revision and the paths of the user's locations, which that statement returns. A 
 read returned the caller's stamp (domain/caller.py) finds the caller's grants without a statement. Role
 definitions are kept per process and reloaded when the role revision says another write changed them.
 
-``can``/``require`` answer for one target (``domain.permission.Target``); ``read_criterion`` answers
-"what may this user read" as a criterion that lists and searches compile into their SQL.
+``can``/``require`` answer for one target (``domain.permission.Target``); ``criterion`` answers "on
+which items may this user do that" (``read_criterion``: what may it read) as a criterion that lists,
+searches and ``require_throughout`` compile into their SQL.
 """
 
 from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -24,8 +25,8 @@ from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import ContentInfo
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.location import Location
-from pressroom.domain.permission import Subject, Target, grant_allows, read_criterion
-from pressroom.domain.query import Criterion
+from pressroom.domain.permission import Subject, Target, grant_allows, permission_criterion
+from pressroom.domain.query import Criterion, LogicalNot, MatchAll, MatchNone, Subtree, all_of
 from pressroom.domain.role import Grant, Role
 from pressroom.domain.user import User
 from pressroom.storage.spi import Store, Tx
@@ -53,7 +54,7 @@ def _target(target: Target | None, section_id: int | None) -> Target | None:
     return Target(section_id=section_id) if target is None and section_id is not None else target
 
 
-class _Facts:
+class StoreFacts:
     """Loads what a limitation needs beyond the target, in the caller's transaction when given."""
 
     def __init__(self, store: Store, tx: Tx | None) -> None:
@@ -82,15 +83,15 @@ class _Facts:
 class _Access:
     """One user's grants, with what is derived from them computed once."""
 
-    __slots__ = ("criterion", "grants", "groups", "user_id")
+    __slots__ = ("criteria", "grants", "groups", "user_id")
 
     def __init__(self, user_id: int, grants: tuple[Grant, ...]) -> None:
         self.user_id = user_id
         self.grants = grants
-        self.criterion: Criterion | None = None
+        self.criteria: dict[tuple[str, str], Criterion] = {}  # (module, function) -> its criterion
         self.groups: frozenset[int] | None = None
 
-    def subject(self, facts: _Facts) -> Subject:
+    def subject(self, facts: StoreFacts) -> Subject:
         def groups() -> frozenset[int]:
             if self.groups is None:
                 self.groups = facts.group_locations_of(self.user_id)
@@ -188,7 +189,7 @@ class Permissions:
         ``section_id`` alone (the older form of this call) is a target known only by its section."""
         target = _target(target, section_id)
         access = self._access(user, tx)
-        facts = _Facts(self.store, tx)
+        facts = StoreFacts(self.store, tx)
         subject = access.subject(facts)
         return any(
             grant.policy.grants(module, function) and grant_allows(grant, subject, target, facts)
@@ -206,9 +207,33 @@ class Permissions:
             detail = f" with: {described}" if described else ""
             raise Unauthorized(f"The User does not have the '{function}' '{module}' permission{detail}")
 
+    def criterion(self, user: User, module: str, function: str, tx: Tx | None = None) -> Criterion:
+        """The items on which ``user`` may do ``module/function``, as a criterion lists, searches and
+        subtree checks compile into their SQL."""
+        access = self._access(user, tx)
+        found = access.criteria.get((module, function))
+        if found is None:
+            subject = access.subject(StoreFacts(self.store, tx))
+            found = permission_criterion(access.grants, subject, module, function)
+            access.criteria[(module, function)] = found
+        return found
+
     def read_criterion(self, user: User, tx: Tx | None = None) -> Criterion:
         """What ``user`` may read, as a criterion that lists and searches compile into their SQL."""
-        access = self._access(user, tx)
-        if access.criterion is None:
-            access.criterion = read_criterion(access.grants, access.subject(_Facts(self.store, tx)))
-        return access.criterion
+        return self.criterion(user, "content", "read", tx)
+
+    def require_throughout(self, user: User, function: str, path_strings: Sequence[str], tx: Tx) -> None:
+        """``content/<function>`` on every item with a location in the subtrees at ``path_strings``:
+        Unauthorized unless ``Subtree AND NOT <the function's criterion>`` matches nothing (one query,
+        whatever the size of the subtrees; none when the criterion is MatchAll or MatchNone)."""
+        allowed = self.criterion(user, "content", function, tx)
+        if isinstance(allowed, MatchAll):
+            return
+        if isinstance(allowed, MatchNone) or tx.content.exists_matching(
+            all_of([Subtree(tuple(path_strings)), LogicalNot(allowed)])
+        ):
+            paths = ", ".join(f"'{path}'" for path in path_strings)
+            raise Unauthorized(
+                f"The User does not have the '{function}' 'content' permission on every item of the "
+                f"subtree {paths}"
+            )

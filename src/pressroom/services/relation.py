@@ -49,28 +49,33 @@ class RelationService:
     def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
         with self.store.read() as tx:
             self._version(tx, user, get_content(tx, content_id), version_no)
-            return self._get(tx, content_id, version_no, relation_id)
+            return self._get(tx, user, content_id, version_no, relation_id)
 
-    @staticmethod
-    def _get(tx: Tx, content_id: int, version_no: int, relation_id: int) -> Relation:
+    def _get(self, tx: Tx, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
+        """The relation of that version; NotFound also when ``user`` may not read its destination, as
+        the reference finds a relation among the version's relations it lets the caller see."""
         relation = tx.relations.get(relation_id)
         if relation is None or (relation.source_content_id, relation.source_version_no) != (
             content_id,
             version_no,
         ):
             raise NotFound.of("Relation", relation_id)
+        readable = self.permissions.read_criterion(user, tx)
+        if not tx.content.existing_ids([relation.destination_content_id], readable):
+            raise NotFound.of("Relation", relation_id)
         return relation
 
     def create(self, user: User, content_id: int, version_no: int, destination_id: int) -> Relation:
         """A COMMON relation from a draft. Forbidden when the version is not a draft or the relation
-        exists; NotFound when the destination does not exist."""
+        exists; NotFound when the destination does not exist, Unauthorized when ``user`` may not read
+        it (the reference loads it with the read check)."""
         with self.store.write() as tx:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
-            get_content(tx, destination_id)
+            require_on(self.permissions, user, tx, "read", get_content(tx, destination_id))
             for relation in tx.relations.list(content_id, version_no):
                 if relation.destination_content_id == destination_id and relation.type & COMMON:
                     raise Forbidden(
@@ -79,7 +84,7 @@ class RelationService:
                     )
             relation_id = tx.relations.add(content_id, version_no, destination_id, COMMON)
             tx.content.touch(content_id)
-            return self._get(tx, content_id, version_no, relation_id)
+            return self._get(tx, user, content_id, version_no, relation_id)
 
     def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
         """Forbidden unless the relation is COMMON and the version a draft."""
@@ -87,7 +92,7 @@ class RelationService:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)
-            relation = self._get(tx, content_id, version_no, relation_id)
+            relation = self._get(tx, user, content_id, version_no, relation_id)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             if relation.type != COMMON:

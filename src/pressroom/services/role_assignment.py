@@ -34,11 +34,11 @@ def _content_id(tx: Tx, assignee: Assignee) -> int:
     return location.content_id
 
 
-def _groups_of(tx: Tx, content_id: int) -> tuple[int, ...]:
-    """The content ids of the groups directly above the assignee's locations (MemberOf)."""
+def _groups_of(tx: Tx, content_id: int) -> tuple[tuple[int, int], ...]:
+    """The groups directly above the assignee's locations (MemberOf), as (content id, location id)."""
     parents = {location.parent_id for location in tx.locations.of_content(content_id)}
     found = (tx.locations.get(parent_id) for parent_id in sorted(parents))
-    return tuple(location.content_id for location in found if location and location.content_id)
+    return tuple((location.content_id, location.id) for location in found if location and location.content_id)
 
 
 class RoleAssignmentService:
@@ -70,7 +70,7 @@ class RoleAssignmentService:
         with self.store.write() as tx:
             content_id = _content_id(tx, assignee)
             get_role(tx, role_id)
-            target = Target(role_id=role_id, assignee_group_ids=_groups_of(tx, content_id))
+            target = Target(role_id=role_id, assignee_groups=_groups_of(tx, content_id))
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
             check_assignment_limitation(tx, limitation)
             tx.roles.assign(role_id, content_id, limitation)
@@ -81,7 +81,7 @@ class RoleAssignmentService:
         """Remove every assignment of the role to the assignee (none is no error); what remains."""
         with self.store.write() as tx:
             content_id = _content_id(tx, assignee)
-            target = Target(role_id=role_id, assignee_group_ids=_groups_of(tx, content_id))
+            target = Target(role_id=role_id, assignee_groups=_groups_of(tx, content_id))
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
             with keeping_an_administrator(tx, f"Unassigning role {role_id}"):  # bumps the revision
                 tx.roles.unassign(content_id, role_id)

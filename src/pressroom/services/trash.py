@@ -48,7 +48,8 @@ class TrashService:
         ]
 
     def trash(self, user: User, path: str) -> TrashItem | None:
-        """Move the subtree at ``path`` to the trash (a fixed number of statements for any subtree).
+        """Move the subtree at ``path`` to the trash (content/remove on every item of it; a fixed number
+        of statements for any subtree).
         Locations whose content keeps another location are removed without a trash item; the answer is
         the item of the top location, or None when its content had another location."""
         self.permissions.require(user, "content", "remove")
@@ -58,6 +59,7 @@ class TrashService:
                 raise Forbidden("The root location cannot be trashed")
             if location.content_info is not None:  # judged at this location, as a delete is
                 require_on(self.permissions, user, tx, "remove", location.content_info, locations=(location,))
+            self.permissions.require_throughout(user, "remove", [location.path_string], tx)
             elsewhere = [
                 other
                 for other in tx.locations.of_content(location.content_id)

@@ -66,12 +66,14 @@ def is_group(tx: Tx, location: Location) -> bool:
 
 
 def load_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
-    """The user with its current version; the viewer may always load itself."""
+    """The user with its current version (relations only to items the viewer may read, as everywhere
+    else); the viewer may always load itself."""
     account = found(tx.users.get(user_id), "User", user_id)
     info = get_content(tx, user_id)
     if viewer.id != user_id:
         check_readable(permissions, viewer, tx, info)
-    return UserContent(account, load_version(tx, info, current_version(tx, info)))
+    readable = permissions.read_criterion(viewer, tx)
+    return UserContent(account, load_version(tx, info, current_version(tx, info), readable=readable))
 
 
 def lock_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
@@ -89,7 +91,8 @@ def load_group(tx: Tx, permissions: Permissions, viewer: User, location: Locatio
     main = location
     if info.main_location_id not in (None, location.id):
         main = tx.locations.get(info.main_location_id) or location
-    return UserGroup(load_version(tx, info, current_version(tx, info)), main)
+    readable = permissions.read_criterion(viewer, tx)
+    return UserGroup(load_version(tx, info, current_version(tx, info), readable=readable), main)
 
 
 def load_users(tx: Tx, permissions: Permissions, viewer: User, users: Sequence[User]) -> list[UserContent]:
@@ -98,7 +101,7 @@ def load_users(tx: Tx, permissions: Permissions, viewer: User, users: Sequence[U
     for user in users:
         if user.id != viewer.id:
             check_readable(permissions, viewer, tx, infos[user.id])
-    versions = load_current_versions(tx, list(infos.values()))
+    versions = load_current_versions(tx, list(infos.values()), permissions.read_criterion(viewer, tx))
     return [UserContent(user, versions[user.id]) for user in users]
 
 
@@ -111,7 +114,7 @@ def load_groups(
     for info in infos.values():
         check_readable(permissions, viewer, tx, info)
     mains = {location.id: location for location in tx.locations.of_contents(infos)}
-    versions = load_current_versions(tx, list(infos.values()))
+    versions = load_current_versions(tx, list(infos.values()), permissions.read_criterion(viewer, tx))
     groups = []
     for location in locations:
         assert location.content_id is not None

@@ -130,11 +130,13 @@ class UserGroupService:
             return self.locations.move_in(tx, viewer, path, target_path)
 
     def delete(self, viewer: User, path: str) -> None:
-        """Delete the group with its subtree; Forbidden while users are directly in it."""
+        """Delete the group with its subtree (content/remove on every item of it); Forbidden while users
+        are directly in it."""
         with write_releasing_files(self.store, self.files) as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
             require_on(self.permissions, viewer, tx, "remove", lock_content(tx, location.content_id))
             if tx.users.below(location.id, 0, 1):
                 raise Forbidden("Cannot delete non-empty User Groups")
+            self.permissions.require_throughout(viewer, "remove", [location.path_string], tx)
             delete_content(tx, [location.content_id])

@@ -189,6 +189,10 @@ class ContentGateway(Protocol):
         """The ids that exist (and that ``readable`` lets a caller read, when given)."""
         ...
 
+    def exists_matching(self, criterion: Criterion) -> bool:
+        """Whether any item matches ``criterion`` (one statement)."""
+        ...
+
     def create(self, new: NewContent) -> int: ...
     def created(self, content_id: int, new: NewContent, names: dict[str, str]) -> ContentInfo:
         """The item ``create`` inserted, as a read would return it, without reading it."""

@@ -501,6 +501,10 @@ class SqlContentGateway:
             query = query.where(compile_criterion(readable))
         return set(self.c.execute(query).scalars())
 
+    def exists_matching(self, criterion: Criterion) -> bool:
+        query = select(content.c.id).where(compile_criterion(criterion)).limit(1)
+        return self.c.execute(query).first() is not None
+
     def create(self, new: NewContent) -> int:
         """Insert a never-published item whose first version (1) is yet to be created: its version
         counter already stands at 1."""
