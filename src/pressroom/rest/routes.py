@@ -390,7 +390,7 @@ ROUTES: list[Route] = [
         "/user/users",
         us.list_users,
         "user.list",
-        query="roleId remoteId login email " + _PAGE,
+        query="roleId remoteId login email groupId " + _PAGE,
         allow="HEAD|GET",
     ),
     make_route("GET", _USER, us.load_user, "user.load"),
