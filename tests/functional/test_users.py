@@ -329,7 +329,16 @@ def test_create_without_a_required_element_is_400(api: Api, missing: str) -> Non
 
 def test_create_below_something_that_is_not_a_group_is_404(api: Api) -> None:
     error_message(post_user(api, "1/2", user_create(new_login())), 404)
-    error_message(post_user(api, "5", user_create(new_login())), 404)  # not the full path
+    error_message(post_user(api, "1/5/999999", user_create(new_login())), 404)
+
+
+def test_create_below_a_group_path_that_is_not_the_full_one_reaches_the_group_by_its_last_id(
+    api: Api,
+) -> None:
+    """A write reaches its group by the path's last id, as the reference (issue 25 item 1; this was 404)."""
+    response = post_user(api, "5", user_create(new_login()))
+    assert response.status_code == 201, response.text
+    assert response.json()["User"]["MainLocation"]["_href"].startswith(f"{PREFIX}/content/locations/1/5/")
 
 
 def test_create_needs_permission(client: TestClient) -> None:
