@@ -192,6 +192,58 @@ def test_delete_role_draft(api: Api) -> None:
     assert policy_ids(api, 1) == [328, 331, 334]
 
 
+def role_href(response: Any, fmt: str) -> str:
+    href: str = response.json()["Role"]["_href"] if fmt == "json" else xml(response).get("href")
+    return href
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_a_draft_outlives_its_deleted_role_and_publishing_it_makes_the_role_again(
+    db_api: Api, fmt: str
+) -> None:
+    """Issue 25 item 3: deleting a role leaves its draft (as the reference does); PUBLISH of the draft
+    answers 204 with the Location of the draft's href, and that role exists again."""
+    api = db_api
+    body = {
+        "body": encode("RoleInput", {"identifier": "Editor"}, fmt),
+        "content_type": media("RoleInput", fmt),
+    }
+    created = api.post("/user/roles/3", accept=media("Role", fmt), **body)
+    assert created.status_code == 201, created.text
+    draft_href = role_href(created, fmt)
+    assert created.headers["location"] == draft_href != f"{PREFIX}/user/roles/3"
+    editor_policies = policy_ids(api, 3)
+    assert api.delete("/user/roles/3").status_code == 204
+    error_message(api.get("/user/roles/3", accept=media("Role", fmt)), 404, fmt)
+    for still in (draft_href + "/draft", "/user/roles/3/draft"):  # by its own id or by the role's
+        draft = api.get(still, accept=media("Role", fmt))
+        assert (draft.status_code, draft.headers["content-type"]) == (200, media("RoleDraft", fmt))
+        assert role_href(draft, fmt) == draft_href
+    published = api.request("PUBLISH", draft_href + "/draft", accept=media("Role", fmt))
+    assert (published.status_code, published.content) == (204, b"")
+    assert published.headers["location"] == draft_href
+    role = api.get(draft_href, accept=media("Role", fmt))
+    assert (role.status_code, role.headers["content-type"]) == (200, media("Role", fmt))
+    identifier = role.json()["Role"]["identifier"] if fmt == "json" else xml(role).findtext("identifier")
+    assert identifier == "Editor"
+    assert len(policy_ids(api, int(draft_href.rsplit("/", 1)[1]))) == len(editor_policies)
+    error_message(api.get(draft_href + "/draft", accept=media("Role", fmt)), 404, fmt)
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_delete_of_a_draft_href_deletes_the_draft_and_leaves_the_role(api: Api, fmt: str) -> None:
+    """Issue 25 item 3: a draft made from a published role is deleted by DELETE on its own href."""
+    created = api.post("/user/roles/4", accept=media("Role", fmt))
+    draft_href = role_href(created, fmt)
+    deleted = api.delete(draft_href, accept=media("Role", fmt))
+    assert (deleted.status_code, deleted.content) == (204, b"")
+    error_message(api.get(draft_href + "/draft", accept=media("Role", fmt)), 404, fmt)
+    error_message(api.get("/user/roles/4/draft", accept=media("Role", fmt)), 404, fmt)
+    error_message(api.delete(draft_href, accept=media("Role", fmt)), 404, fmt)
+    assert api.json("GET", "/user/roles/4", "Role")["Role"]["identifier"] == "Member"
+    assert api.post("/user/roles/4", accept=media("Role")).status_code == 201  # a new draft may be made
+
+
 @pytest.mark.parametrize(("prefix", "vendor"), DIALECTS)
 def test_policies_of_the_anonymous_role(client: Any, prefix: str, vendor: str) -> None:
     api = Api(client, prefix)

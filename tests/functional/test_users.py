@@ -134,11 +134,27 @@ def test_find_users_by_email_may_return_several(api: Api) -> None:
     assert ref_hrefs(response, "UserRefList", "User") == [first["_href"], second["_href"]]
 
 
-def test_find_without_filter_lists_users_by_id(api: Api) -> None:
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+@pytest.mark.parametrize(("prefix", "vendor"), [(PREFIX, "ibexa"), (EZ_PREFIX, "ez")])
+def test_find_without_filter_is_404_as_the_reference_answers(
+    client: TestClient, fmt: str, prefix: str, vendor: str
+) -> None:
+    """endpoints-users.tsv: 404 when no filter is given (issue 25 item 4; it listed every user)."""
+    api = Api(client, prefix)
+    for query in ("", "?offset=1&limit=1"):
+        response = api.get("/user/users" + query, accept=media("UserList", fmt, vendor))
+        body = error_message(response, 404, fmt, vendor=vendor)
+        assert body["errorDescription"].startswith("Could not find Users with the given filter")
+        head = api.request("HEAD", "/user/users" + query)
+        assert (head.status_code, head.content) == (404, b"")
+
+
+def test_find_by_group_id_answers_as_before_every_user(api: Api) -> None:
+    """``groupId`` is no filter (the reference has none) but keeps the list it always answered."""
     user = create_user(api)
-    hrefs = ref_hrefs(api.get("/user/users", accept=media("UserRefList")), "UserRefList", "User")
+    hrefs = ref_hrefs(api.get("/user/users?groupId=14", accept=media("UserRefList")), "UserRefList", "User")
     assert hrefs == [user_href(10), user_href(14), user["_href"]]
-    paged = api.get("/user/users?offset=1&limit=1", accept=media("UserRefList"))
+    paged = api.get("/user/users?groupId=14&offset=1&limit=1", accept=media("UserRefList"))
     assert ref_hrefs(paged, "UserRefList", "User") == [user_href(14)]
 
 
@@ -151,18 +167,20 @@ def test_find_with_user_list_accept_gives_full_users(api: Api) -> None:
 
 
 def test_a_full_user_list_costs_the_same_statements_however_many_users(api: Api) -> None:
+    shared = f"{new_login()}@example.com"  # e-mails need not be unique: one filter finds them all
+
     def listed() -> tuple[int, int]:
         with StatementCounter() as counter:
-            response = api.get("/user/users", accept=media("UserList"))
+            response = api.get(f"/user/users?email={shared}", accept=media("UserList"))
         assert response.status_code == 200
         return len(response.json()["UserList"]["User"]), counter.count
 
-    create_user(api)
+    create_user(api, email=shared)
     few = listed()
     for _ in range(3):
-        create_user(api)
+        create_user(api, email=shared)
     many = listed()
-    assert (few[0], many[0]) == (3, 6)
+    assert (few[0], many[0]) == (1, 4)
     # the caller's account, the query, the load: 3 transactions, one statement for all versions, one for
     # all fields, one for all relations, and one for the caller's grants
     assert few[1] == many[1] <= 11
@@ -201,7 +219,9 @@ def test_head_tells_whether_a_login_is_taken(api: Api) -> None:
 
 
 def test_negative_paging_is_400(api: Api) -> None:
-    body = error_message(api.get("/user/users?limit=-1", accept=media("UserRefList")), 400)
+    body = error_message(
+        api.get("/user/users?email=admin@link.invalid&limit=-1", accept=media("UserRefList")), 400
+    )
     assert "limit" in body["errorDescription"]
 
 
@@ -271,8 +291,10 @@ def test_create_with_a_taken_login_is_403(api: Api) -> None:
     first = create_user(api)
     body = error_message(post_user(api, EDITORS, user_create(first["login"].upper())), 403)
     assert body["errorDescription"] == f"A user with login '{first['login'].upper()}' already exists"
-    users = ref_hrefs(api.get("/user/users", accept=media("UserRefList")), "UserRefList", "User")
-    assert users == [user_href(10), user_href(14), first["_href"]]  # nothing half-written
+    users = ref_hrefs(
+        api.get(f"/user/groups/{EDITORS}/users", accept=media("UserRefList")), "UserRefList", "User"
+    )
+    assert users == [first["_href"]]  # nothing half-written
 
 
 def test_create_with_a_taken_email_is_403_when_the_field_requires_unique_emails(api: Api) -> None:
@@ -280,8 +302,10 @@ def test_create_with_a_taken_email_is_403_when_the_field_requires_unique_emails(
     first = create_user(api)
     body = error_message(post_user(api, EDITORS, user_create(new_login(), email=first["email"].upper())), 403)
     assert body["errorDescription"] == f"A user with e-mail address '{first['email'].upper()}' already exists"
-    users = ref_hrefs(api.get("/user/users", accept=media("UserRefList")), "UserRefList", "User")
-    assert users == [user_href(10), user_href(14), first["_href"]]
+    users = ref_hrefs(
+        api.get(f"/user/groups/{EDITORS}/users", accept=media("UserRefList")), "UserRefList", "User"
+    )
+    assert users == [first["_href"]]
 
 
 def test_create_with_a_weak_password_is_400_with_field_details(api: Api) -> None:
@@ -305,7 +329,16 @@ def test_create_without_a_required_element_is_400(api: Api, missing: str) -> Non
 
 def test_create_below_something_that_is_not_a_group_is_404(api: Api) -> None:
     error_message(post_user(api, "1/2", user_create(new_login())), 404)
-    error_message(post_user(api, "5", user_create(new_login())), 404)  # not the full path
+    error_message(post_user(api, "1/5/999999", user_create(new_login())), 404)
+
+
+def test_create_below_a_group_path_that_is_not_the_full_one_reaches_the_group_by_its_last_id(
+    api: Api,
+) -> None:
+    """A write reaches its group by the path's last id, as the reference (issue 25 item 1; this was 404)."""
+    response = post_user(api, "5", user_create(new_login()))
+    assert response.status_code == 201, response.text
+    assert response.json()["User"]["MainLocation"]["_href"].startswith(f"{PREFIX}/content/locations/1/5/")
 
 
 def test_create_needs_permission(client: TestClient) -> None:

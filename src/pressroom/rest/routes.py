@@ -1,5 +1,8 @@
 """The single route table: (methods, path below the prefix, handler, name). Names build hrefs.
 
+The routes of one path are declared in the order the reference declares their methods: OPTIONS answers
+``Allow`` in that order, and clients compare it by string (spec/options-allow.tsv).
+
 Each entry also declares what its handler reads besides the path (``accepts``: input media types,
 ``query``: query parameters, ``:int`` for integers) and the error statuses it answers beyond the common ones
 (see rest/declared.py); the request refuses to hand a handler anything undeclared, and the OpenAPI
@@ -107,10 +110,11 @@ ROUTES: list[Route] = [
     make_route(
         "POST", "/content/types/view", ct.view_types, "content_type.view", accepts="ContentTypeViewInput"
     ),
-    make_route("GET", _TYPE, ct.load_type, "content_type.load"),
     make_route("COPY", _TYPE, ct.copy_type, "content_type.copy"),
+    make_route("GET", _TYPE, ct.load_type, "content_type.load"),
     make_route("POST", _TYPE, ct.create_draft, "content_type.create_draft", accepts="ContentTypeUpdate"),
     make_route("DELETE", _TYPE, ct.delete_type, "content_type.delete"),
+    make_route("DELETE", _TYPE + "/draft", ct.delete_draft, "content_type.delete_draft"),
     make_route("GET", _TYPE + "/draft", ct.load_draft, "content_type.draft"),
     make_route(
         "PATCH",
@@ -121,7 +125,6 @@ ROUTES: list[Route] = [
         errors=(412,),
     ),
     make_route("PUBLISH", _TYPE + "/draft", ct.publish_draft, "content_type.publish_draft"),
-    make_route("DELETE", _TYPE + "/draft", ct.delete_draft, "content_type.delete_draft"),
     make_route("GET", _TYPE + "/groups", ct.list_type_groups, "content_type.groups"),
     make_route("POST", _TYPE + "/groups", ct.link_group, "content_type.link_group", query="group"),
     make_route("DELETE", _TYPE + "/groups/{groupId:int}", ct.unlink_group, "content_type.unlink_group"),
@@ -160,10 +163,10 @@ ROUTES: list[Route] = [
     # content items, versions, translations, relations
     make_route("GET", "/content/objects", co.find_content, "content.find", query="remoteId", errors=(404,)),
     make_route("POST", "/content/objects", co.create_content, "content.create", accepts="ContentCreate"),
-    make_route("GET", _CONTENT, co.load_content, "content.load", query="languages"),
     make_route(
         "PATCH", _CONTENT, co.update_content, "content.update", accepts="ContentUpdate", errors=(412,)
     ),
+    make_route("GET", _CONTENT, co.load_content, "content.load", query="languages"),
     make_route("DELETE", _CONTENT, co.delete_content, "content.delete"),
     make_route("COPY", _CONTENT, co.copy_content, "content.copy"),
     make_route("POST", _CONTENT + "/hide", co.hide_content, "content.hide"),
@@ -248,8 +251,8 @@ ROUTES: list[Route] = [
     make_route("GET", "/content/trash", tr.list_trash, "trash.list", query=_PAGE),
     make_route("DELETE", "/content/trash", tr.empty_trash, "trash.empty"),
     make_route("GET", _TRASH_ITEM, tr.load_trash_item, "trash.load"),
-    make_route("MOVE", _TRASH_ITEM, tr.restore_trash_item, "trash.restore"),
     make_route("DELETE", _TRASH_ITEM, tr.delete_trash_item, "trash.delete"),
+    make_route("MOVE", _TRASH_ITEM, tr.restore_trash_item, "trash.restore"),
     # object state groups, object states, and the states of content items
     make_route("GET", "/content/objectstategroups", object_states.list_groups, "object_state_group.list"),
     make_route(
@@ -298,8 +301,10 @@ ROUTES: list[Route] = [
     # bookmarks of the current user
     make_route("GET", "/bookmark", bookmarks.list_bookmarks, "bookmark.list", query=_PAGE),
     make_route("POST", _BOOKMARK, bookmarks.create_bookmark, "bookmark.create", errors=(409,)),
-    make_route("GET", _BOOKMARK, bookmarks.is_bookmarked, "bookmark.load", responses={200: ""}),
     make_route("DELETE", _BOOKMARK, bookmarks.delete_bookmark, "bookmark.delete"),
+    make_route(
+        "GET", _BOOKMARK, bookmarks.is_bookmarked, "bookmark.load", responses={200: ""}, allow="GET|HEAD"
+    ),
     # image variations and image assets
     make_route(
         "GET",
@@ -381,7 +386,12 @@ ROUTES: list[Route] = [
     make_route("GET", "/user/current", sessions.current_user, "user.current"),
     # users
     make_route(
-        "GET", "/user/users", us.list_users, "user.list", query="roleId remoteId login email " + _PAGE
+        "GET",
+        "/user/users",
+        us.list_users,
+        "user.list",
+        query="roleId remoteId login email groupId " + _PAGE,
+        allow="HEAD|GET",
     ),
     make_route("GET", _USER, us.load_user, "user.load"),
     make_route("PATCH", _USER, us.update_user, "user.update", accepts="UserUpdate", errors=(412,)),

@@ -109,6 +109,9 @@ class Route:
     # Success status -> output media type names, for handlers whose return type does not say it (None:
     # derived from the return type, see rest/declared.py).
     responses: tuple[tuple[int, tuple[str, ...]], ...] | None = None
+    # What OPTIONS advertises for the route, in order: its methods, and HEAD where the reference declares
+    # HEAD as a route of its own (HEAD is served by every GET route either way).
+    allow: tuple[str, ...] = ()
 
     def reads(self, query_name: str) -> bool:
         return any(param.name == query_name for param in self.query)
@@ -146,9 +149,17 @@ def make_route(
     query: str = "",
     errors: tuple[int, ...] = (),
     responses: dict[int, str] | None = None,
+    allow: str = "",
 ) -> Route:
     """A route; ``accepts`` and ``query`` are space-separated names, ``responses`` maps a success status
-    to space-separated output media type names ("" for no body)."""
+    to space-separated output media type names ("" for no body), ``allow`` (``"HEAD|GET"``) the methods
+    OPTIONS advertises when they are not just ``methods``: these and HEAD, in the reference's order."""
+    method_list = tuple(methods.split("|"))
+    advertised = tuple(allow.split("|")) if allow else method_list
+    if sorted(set(advertised) - {"HEAD"}) != sorted(method_list) or (
+        "HEAD" in advertised and "GET" not in method_list
+    ):
+        raise ValueError(f"route {name} advertises {allow}, not its methods {methods} (and HEAD with GET)")
     converters = []
     pattern = "^"
     position = 0
@@ -159,7 +170,7 @@ def make_route(
         position = match.end()
     pattern += re.escape(template[position:]) + "$"
     return Route(
-        tuple(methods.split("|")),
+        method_list,
         template,
         handler,
         name,
@@ -171,6 +182,7 @@ def make_route(
         responses=None
         if responses is None
         else tuple((status, tuple(media.split())) for status, media in responses.items()),
+        allow=advertised,
     )
 
 
@@ -202,16 +214,20 @@ class Router:
         return found
 
     def allowed(self, path: str) -> list[str]:
-        """The methods the matching routes declare, in declaration order (OPTIONS ``Allow`` and 405).
+        """The methods the routes of the path's template advertise, in declaration order (OPTIONS
+        ``Allow`` and 405): clients compare the header by string, so the table declares them in the
+        reference's order (spec/options-allow.tsv).
 
-        HEAD (served by every GET route) and OPTIONS (answered for every route) are not advertised: the
-        reference lists exactly what a route declares, and clients compare the header by string.
+        HEAD (served by every GET route) is advertised only where a route says so, OPTIONS (answered for
+        every route) never. A path two templates match (``/user/sessions/current`` also matches
+        ``/user/sessions/{sessionId}``) answers the methods of the first: the reference answers OPTIONS
+        per template.
         """
         methods: list[str] = []
-        for route, _ in self._candidates(path):
-            for method in route.methods:
-                if method not in methods:
-                    methods.append(method)
+        candidates = self._candidates(path)
+        for route, _ in candidates:
+            if route.template == candidates[0][0].template:
+                methods.extend(method for method in route.allow if method not in methods)
         return methods
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, Any]]:

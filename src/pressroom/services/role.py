@@ -37,11 +37,11 @@ def get_role(tx: Tx, role_id: int) -> Role:
 
 
 def get_draft(tx: Tx, role_id: int) -> Role:
-    """A draft by its own id, or the draft of the role ``role_id``."""
+    """A draft by its own id, or the draft of the role ``role_id`` (deleted or not)."""
     found = tx.roles.get(role_id)
     if found is not None and found.is_draft:
         return found
-    draft = tx.roles.draft_of(role_id) if found is not None else None
+    draft = tx.roles.draft_of(role_id)  # also when the role itself is gone: the draft outlives it
     if draft is None:
         raise NotFound.of("RoleDraft", role_id)
     return draft
@@ -139,15 +139,16 @@ class RoleService:
         tx.roles.bump_revision()
 
     def delete(self, user: User, role_id: int) -> None:
-        """The role with its policies, assignments and draft."""
+        """The role with its policies and assignments, or the draft ``role_id`` names by its own id (its
+        ``_href``). A draft of the role stays, as in the reference: publishing it makes the role again."""
         self.permissions.require(user, "role", "delete")
         with self.store.write() as tx:
-            get_role(tx, role_id)
-            draft = tx.roles.draft_of(role_id)
-            if draft is not None:
-                tx.roles.delete(draft.id)
-            with keeping_an_administrator(tx, f"Deleting role {role_id}"):
+            role = self._role_or_draft(tx, role_id)
+            if role.is_draft:
                 tx.roles.delete(role_id)
+            else:
+                with keeping_an_administrator(tx, f"Deleting role {role_id}"):
+                    tx.roles.delete(role_id)
 
     # -- drafts ---------------------------------------------------------------------------------------
     def create_draft(self, user: User, role_id: int) -> Role:
@@ -180,9 +181,9 @@ class RoleService:
         """Publish the draft; returns the id of the published role."""
         self.permissions.require(user, "role", "update")
         with self.store.write() as tx:
-            published = tx.roles.publish_draft(get_draft(tx, role_id))
-            tx.roles.bump_revision()
-            return published
+            draft = get_draft(tx, role_id)
+            with keeping_an_administrator(tx, f"Publishing draft {role_id}"):
+                return tx.roles.publish_draft(draft)
 
     def delete_draft(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")

@@ -3,7 +3,10 @@ locations of a content item."""
 
 from __future__ import annotations
 
-from pressroom.domain.errors import BadRequest, NotFound
+from collections.abc import Callable
+from typing import TypeVar
+
+from pressroom.domain.errors import BadRequest, NotFound, PressroomError
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.rest.input.content import parse_location_create
@@ -14,6 +17,29 @@ from pressroom.rest.responses import Created, NoContent, Redirect
 
 DEFAULT_CHILDREN_LIMIT = 10
 NEGATIVE_CHILDREN_LIMIT = 25  # what the reference uses when the limit is negative
+
+T = TypeVar("T")
+
+
+def write_at(req: RestRequest, path: str, write: Callable[[str], T]) -> T:
+    """``write(path)``; when the path is stale (its location moved), ``write`` at the location's current
+    path. The reference resolves the target of a write by the last id of a location or user group path,
+    so a client holding a path from before a move still reaches it; reads keep checking the whole path.
+
+    The write is tried first as addressed (a current path costs nothing more) and, after a NotFound, once
+    again at the current path of the last id, if one the caller may read exists and differs: the failed
+    attempt was rolled back. Otherwise the first NotFound stands.
+    """
+    try:
+        return write(path)
+    except NotFound:
+        try:
+            current = req.services.locations.find(req.user, location_id=int(path.rsplit("/", 1)[-1])).path
+        except PressroomError:  # no such location, or one the caller may not read: the path names nothing
+            current = path
+        if current == path:
+            raise
+    return write(current)
 
 
 def find_location(req: RestRequest) -> Redirect:
@@ -39,7 +65,7 @@ def load_location(req: RestRequest, path: str) -> Location:
 
 def update_location(req: RestRequest, path: str) -> Location:
     struct = parse_location_update(req)
-    return req.services.locations.update(req.user, path, struct, req.if_match)
+    return write_at(req, path, lambda at: req.services.locations.update(req.user, at, struct, req.if_match))
 
 
 def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObjects:
@@ -65,26 +91,28 @@ def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
         raise BadRequest("The Destination header is missing; it must be a location href or the trash")
     name, target = found
     if name == TRASH:
-        item = req.services.trash.trash(req.user, path)
+        item = write_at(req, path, lambda at: req.services.trash.trash(req.user, at))
         if item is None:
             return NoContent()
         return Created(req.url("trash.load", trashItemId=item.location.id))
-    moved = req.services.locations.move(req.user, path, target)
+    moved = write_at(req, path, lambda at: req.services.locations.move(req.user, at, target))
     return Created(req.url("location.load", path=moved.path))
 
 
 def copy_location(req: RestRequest, path: str) -> Created[None]:
-    copy = req.services.locations.copy(req.user, path, location_destination(req))
+    target = location_destination(req)
+    copy = write_at(req, path, lambda at: req.services.locations.copy(req.user, at, target))
     return Created(req.url("location.load", path=copy.path))
 
 
 def swap_location(req: RestRequest, path: str) -> NoContent:
-    req.services.locations.swap(req.user, path, location_destination(req))
+    other = location_destination(req)
+    write_at(req, path, lambda at: req.services.locations.swap(req.user, at, other))
     return NoContent()
 
 
 def delete_location(req: RestRequest, path: str) -> NoContent:
-    req.services.locations.delete(req.user, path)
+    write_at(req, path, lambda at: req.services.locations.delete(req.user, at))
     return NoContent()
 
 

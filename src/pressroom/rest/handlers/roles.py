@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pressroom.domain.role import Assignee, Role
+from pressroom.rest.handlers.locations import write_at
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
 from pressroom.rest.output.roles import (
     PolicyList,
@@ -154,7 +155,7 @@ def group_assignments(req: RestRequest, path: str) -> RoleAssignmentList:
 
 
 def assign_role_to_group(req: RestRequest, path: str) -> RoleAssignmentList:
-    return _assign(req, Assignee(group_path=path))
+    return write_at(req, path, lambda at: _assign(req, Assignee(group_path=at)))
 
 
 def group_assignment(req: RestRequest, path: str, roleId: int) -> RoleAssignmentView:
@@ -162,4 +163,4 @@ def group_assignment(req: RestRequest, path: str, roleId: int) -> RoleAssignment
 
 
 def unassign_role_from_group(req: RestRequest, path: str, roleId: int) -> RoleAssignmentList:
-    return _unassign(req, Assignee(group_path=path), roleId)
+    return write_at(req, path, lambda at: _unassign(req, Assignee(group_path=at), roleId))

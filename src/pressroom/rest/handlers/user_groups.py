@@ -7,6 +7,7 @@ from pressroom.domain.errors import BadRequest
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.domain.user import UserContent, UserGroup
+from pressroom.rest.handlers.locations import write_at
 from pressroom.rest.handlers.users import listed_here, page, user_list
 from pressroom.rest.input.location import destination
 from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
@@ -53,7 +54,10 @@ def create_root_subgroup(req: RestRequest) -> Created[UserGroup]:
 
 
 def create_subgroup(req: RestRequest, path: str) -> Created[UserGroup]:
-    return _created(req, req.services.user_groups.create(req.user, path, parse_user_group_create(req)))
+    struct = parse_user_group_create(req)
+    return _created(
+        req, write_at(req, path, lambda at: req.services.user_groups.create(req.user, at, struct))
+    )
 
 
 def load_group(req: RestRequest, path: str) -> UserGroup:
@@ -61,7 +65,8 @@ def load_group(req: RestRequest, path: str) -> UserGroup:
 
 
 def update_group(req: RestRequest, path: str) -> UserGroup:
-    return req.services.user_groups.update(req.user, path, parse_user_group_update(req), req.if_match)
+    struct = parse_user_group_update(req)
+    return write_at(req, path, lambda at: req.services.user_groups.update(req.user, at, struct, req.if_match))
 
 
 def move_group(req: RestRequest, path: str) -> Created[None]:
@@ -69,12 +74,12 @@ def move_group(req: RestRequest, path: str) -> Created[None]:
     found = destination(req, "user_group.load")
     if found is None:
         raise BadRequest("The Destination header is missing; it must be a user group href")
-    moved = req.services.user_groups.move(req.user, path, found[1])
+    moved = write_at(req, path, lambda at: req.services.user_groups.move(req.user, at, found[1]))
     return Created(req.url("user_group.load", path=moved.path))
 
 
 def delete_group(req: RestRequest, path: str) -> NoContent:
-    req.services.user_groups.delete(req.user, path)
+    write_at(req, path, lambda at: req.services.user_groups.delete(req.user, at))
     return NoContent()
 
 
@@ -87,5 +92,6 @@ def list_users(req: RestRequest, path: str) -> UserList | UserRefList:
 
 
 def create_user(req: RestRequest, path: str) -> Created[UserContent]:
-    user = req.services.users.create(req.user, path, parse_user_create(req))
+    struct = parse_user_create(req)
+    user = write_at(req, path, lambda at: req.services.users.create(req.user, at, struct))
     return Created(req.url("user.load", userId=user.account.id), user)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pressroom.domain.errors import BadRequest
+from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.location import Location
 from pressroom.domain.user import User, UserContent
 from pressroom.rest.input.users import parse_group_reference, parse_user_update
@@ -35,6 +35,10 @@ def user_list(req: RestRequest, users: list[User]) -> UserList | UserRefList:
 
 
 def list_users(req: RestRequest) -> UserList | UserRefList:
+    """404 without a filter, as the reference answers (endpoints-users.tsv). ``groupId`` filters nothing
+    (the reference has no such filter) but keeps the answer it always had: every user."""
+    if all(req.query.get(name) is None for name in ("roleId", "remoteId", "login", "email", "groupId")):
+        raise NotFound("Could not find Users with the given filter: give roleId, remoteId, login or email")
     role = req.query.get("roleId")  # the first filter looked at; a role href (endpoints-users.tsv)
     if role is not None:
         role_id: int = req.parse_href(role, "role.load", what="roleId")["roleId"]
