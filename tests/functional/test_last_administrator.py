@@ -137,3 +137,15 @@ def test_two_concurrent_removals_cannot_each_take_one_of_the_last_two(
         assert len(outcome) == 1 and isinstance(outcome[0], Forbidden)
         assert roles_of(Api(client), "/user/users/14") == ["2"]
         assert roles_of(Api(client), ADMINS) == []
+
+
+def test_publishing_a_draft_that_drops_the_last_administrator_policy_is_refused(api: Api) -> None:
+    created = api.post("/user/roles/2", accept=media("Role"))
+    draft_id = int(created.headers["location"].rsplit("/", 1)[1])
+    services = api.client.app.services  # type: ignore[attr-defined]
+    admin = services.auth.load_user(14)
+    [copied] = [policy.id for policy in services.roles.load_draft(admin, draft_id).policies]
+    assert api.delete(f"/user/roles/{draft_id}/policies/{copied}").status_code == 204
+    refused = api.request("PUBLISH", f"/user/roles/{draft_id}/draft", accept=media("Role"))
+    assert_refused(refused, f"Publishing draft {draft_id}")
+    assert_admin_intact(api)
