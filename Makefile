@@ -2,20 +2,29 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.runtime
+DEV := $(VENV)/.dev
+# The virtualenv holds only what runs: pip works on it from outside (pip >= 22.3's --python), and
+# Python compiles only the modules the server imports, when it first imports them (--no-compile).
+PIP := $(PYTHON) -m pip --python $(BIN)/python --disable-pip-version-check
 
-.PHONY: run test lint chromium bench bench-search clean
+$(BIN)/python:
+	$(PYTHON) -m venv --without-pip $(VENV)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $(STAMP)
+# `make run`: the server's own dependencies only (no test toolchain, no S3 client).
+$(RUNTIME): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet --no-compile -e .
+	touch $@
 
-run: $(STAMP)
+# `make test` and the benchmarks: the development extras on top.
+$(DEV): pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e ".[dev]"
+	touch $@ $(RUNTIME)
+
+run: $(RUNTIME)
 	$(BIN)/pressroom serve
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
@@ -28,12 +37,12 @@ test: lint chromium
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
 
 # Not part of `bench`: generating its 100,000 items takes minutes (benchmarks/search_load.py).
-bench-search: $(STAMP)
+bench-search: $(DEV)
 	$(BIN)/python -m benchmarks.search_load
 
 clean:

@@ -38,7 +38,6 @@ from pressroom.services.user import UserService
 from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
 from pressroom.storage.files import LocalFileStore
-from pressroom.storage.s3files import S3FileStore
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised
 from pressroom.storage.sql.store import SqlStore
@@ -50,6 +49,13 @@ def open_file_store(settings: Settings) -> FileStore:
     """``PRESSROOM_FILE_STORE``: an ``s3://bucket/prefix?endpoint=...`` URL, or empty for the local
     directory ``PRESSROOM_FILE_ROOT``."""
     if settings.file_store.startswith("s3://"):
+        try:
+            from pressroom.storage.s3files import S3FileStore  # noqa: PLC0415 (an optional extra)
+        except ImportError as missing:
+            raise ValueError(
+                "PRESSROOM_FILE_STORE is an s3:// URL but the S3 client is not installed: "
+                "pip install 'pressroom[s3]'"
+            ) from missing
         return S3FileStore(settings.file_store)
     if settings.file_store:
         raise ValueError(f"PRESSROOM_FILE_STORE '{settings.file_store}' is not an s3:// URL")

@@ -3,22 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
+import orjson
 from alembic.util.exc import CommandError
 from granian.constants import Interfaces, Loops
 from granian.http import HTTP1Settings
 from granian.server import Server
 from sqlalchemy import Engine
 
+from pressroom import __version__
 from pressroom.app import install, open_file_store
 from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
-from pressroom.logs import configure_logging
+from pressroom.logs import configure_logging, granian_log_config
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
 from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
@@ -26,6 +29,8 @@ from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
 from pressroom.storage.sql.migrate import current, head, upgrade
 from pressroom.storage.sql.store import SqlStore
+
+log = logging.getLogger("pressroom.serve")
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -97,14 +102,28 @@ def _integrity(args: argparse.Namespace) -> IntegrityService:
 
 def _check(args: argparse.Namespace) -> int:
     report = _integrity(args).check()
-    for problem in report.problems:
+    if args.json:
+        print(orjson.dumps(report.summary(), option=orjson.OPT_INDENT_2).decode())
+        return 0 if report.ok else 1
+    for problem in report.problems[: args.limit]:
         print(f"{problem.kind}: {problem.message}")
+    if len(report.problems) > args.limit:
+        print(f"... {len(report.problems) - args.limit} more, by kind:")
+        for kind, count in report.counts().items():
+            print(f"  {kind}: {count}")
     checked = ", ".join(f"{count} {what}" for what, count in report.checked)
     if report.ok:
         print(f"Checked {checked}: no problems.")
         return 0
     print(f"Checked {checked}: {len(report.problems)} problem(s).")
     return 1
+
+
+def _at_least_one(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def _gc_files(args: argparse.Namespace) -> int:
@@ -135,7 +154,7 @@ def _serve(args: argparse.Namespace) -> int:
     engine = make_engine(settings.database_url)
     if not is_initialised(engine):
         install(settings, engine)
-        print("Empty database: schema created and clean install loaded.")
+        log.info("Empty database: schema created and clean install loaded.")
     else:
         with engine.begin() as connection:  # once, before any worker starts
             upgrade(connection)
@@ -147,7 +166,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         # Each worker writes its metrics here; /metrics sums them (a fresh directory per start).
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pressroom-metrics-")
-    print(f"Pressroom on http://{args.host}:{args.port}/api/ibexa/v2/ ({args.workers} worker(s))")
+    log.info(
+        "Pressroom %s on http://%s:%s/api/ibexa/v2/ (%s worker(s))",
+        __version__, args.host, args.port, args.workers,
+        extra={"version": __version__, "address": f"{args.host}:{args.port}", "workers": args.workers},
+    )  # fmt: skip
     # Slow clients: headers must arrive within header_read_timeout_ms, a body that stalls ends in a 408
     # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
     # requests holds a bounded number of slots for a bounded time.
@@ -165,6 +188,7 @@ def _serve(args: argparse.Namespace) -> int:
         backlog=settings.backlog,
         backpressure=settings.max_concurrent_requests,
         http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
+        log_dictconfig=granian_log_config(settings.log_format),
     ).serve()
     return 0
 
@@ -172,6 +196,7 @@ def _serve(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     configure_logging(settings_from_env().log_format)
     parser = argparse.ArgumentParser(prog="pressroom", description="Pressroom content repository server")
+    parser.add_argument("--version", action="version", version=f"pressroom {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP server (initialises an empty database first)")
     serve.add_argument("--host", default=os.environ.get("PRESSROOM_HOST", "127.0.0.1"))
@@ -210,6 +235,11 @@ def main(argv: list[str] | None = None) -> int:
         "check", help="find damage: content without versions, broken paths, missing or orphan files"
     )
     check.add_argument("--database-url", default=None)
+    check.add_argument(
+        "--limit", type=_at_least_one, default=100, metavar="N",
+        help="print at most N problems, then a count per kind (default 100)",
+    )  # fmt: skip
+    check.add_argument("--json", action="store_true", help="one JSON document: counts and every problem")
     check.set_defaults(run=_check)
     gc_files = commands.add_parser("gc-files", help="delete stored files that nothing references")
     gc_files.add_argument(

@@ -76,6 +76,18 @@ class Settings:
     # Rendered content and versions each worker keeps (rest/output/cache.py): about 9 KB per item for its
     # JSON and XML forms, so the default holds some 15,000 items at about that much memory per worker.
     representation_cache_mb: int = 128
+    # Events (domain/event.py): each worker runs the dispatcher (webhook deliveries, the broker) unless
+    # off; it looks for new work every ``events_poll_seconds``; events older than the retention are pruned.
+    events_dispatch: bool = True
+    events_poll_seconds: float = 0.5
+    events_retention_days: float = 30.0
+    # NATS JetStream: empty, no broker; else events go to the stream as "<subject prefix>.<event type>".
+    events_nats_url: str = ""
+    events_nats_stream: str = "PRESSROOM_EVENTS"
+    events_nats_subject: str = "pressroom.events"
+    # Webhook URLs may not point at private, loopback or link-local addresses unless this is on.
+    webhook_allow_private: bool = False
+    webhook_timeout_seconds: float = 10.0
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -142,6 +154,14 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "DEBUG": ("debug", _bool),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),
         "REPRESENTATION_CACHE_MB": ("representation_cache_mb", int),
+        "EVENTS_DISPATCH": ("events_dispatch", _bool),
+        "EVENTS_POLL_SECONDS": ("events_poll_seconds", float),
+        "EVENTS_RETENTION_DAYS": ("events_retention_days", float),
+        "EVENTS_NATS_URL": ("events_nats_url", str),
+        "EVENTS_NATS_STREAM": ("events_nats_stream", str),
+        "EVENTS_NATS_SUBJECT": ("events_nats_subject", str),
+        "WEBHOOK_ALLOW_PRIVATE": ("webhook_allow_private", _bool),
+        "WEBHOOK_TIMEOUT_SECONDS": ("webhook_timeout_seconds", float),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)

@@ -487,3 +487,76 @@ role_assignments = Table(
 )
 Index("ix_role_assignments_assignee", role_assignments.c.assignee_id)
 Index("ix_role_assignments_role", role_assignments.c.role_id)
+
+# --- events (domain/event.py) ----------------------------------------------------------------------------
+# A 64-bit id that is SQLite's rowid there (BIGINT PRIMARY KEY is not an alias of the rowid on SQLite).
+_EVENT_ID = BigInteger().with_variant(Integer, "sqlite")
+
+# The outbox: one row per write, appended in the write's transaction. ``tx`` is the writing transaction's
+# id on PostgreSQL (0 on SQLite, whose writers commit one at a time): readers go in (tx, id) order.
+events = Table(
+    "events",
+    metadata,
+    Column("id", _EVENT_ID, primary_key=True, autoincrement=True),
+    Column("tx", BigInteger, nullable=False, default=0),
+    Column("type", String(100), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("user_id", Integer, nullable=True),
+    Column("content_id", Integer, nullable=True),
+    Column("subject", String(200), nullable=True),
+    Column("data", Text, nullable=False),  # JSON object
+    sqlite_autoincrement=True,
+)
+Index("ix_events_order", events.c.tx, events.c.id)
+Index("ix_events_created_at", events.c.created_at)
+
+# Where each consumer of the log (webhook fan-out, the broker publisher, the HTTP cache purger) stands.
+event_cursors = Table(
+    "event_cursors",
+    metadata,
+    Column("consumer", String(100), primary_key=True),
+    Column("tx", BigInteger, nullable=False),
+    Column("event_id", BigInteger, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+webhooks = Table(
+    "webhooks",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("url", Text, nullable=False),
+    Column("secret", String(200), nullable=False),
+    Column("event_types", Text, nullable=False),  # JSON list; empty: every type
+    Column("subtree", String(255), nullable=True),
+    Column("enabled", Boolean, nullable=False),
+    Column("disabled_reason", Text, nullable=True),
+    Column("failed_in_a_row", Integer, nullable=False, default=0),
+    Column("created_at", Integer, nullable=False),
+    sqlite_autoincrement=True,
+)
+
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    Column("id", _EVENT_ID, primary_key=True, autoincrement=True),
+    Column("webhook_id", Integer, ForeignKey("webhooks.id", ondelete="CASCADE"), nullable=False),
+    Column("event_id", BigInteger, nullable=False),
+    Column("ordering_key", String(200), nullable=False),  # deliveries of one key go out in order
+    Column("status", String(10), nullable=False),  # pending | delivered | failed
+    Column("attempts", Integer, nullable=False, default=0),
+    Column("next_attempt_at", Float, nullable=False),
+    Column("claimed_until", Float, nullable=False, default=0),
+    Column("last_status", Integer, nullable=True),
+    Column("last_error", Text, nullable=True),
+    Column("delivered_at", Float, nullable=True),
+    Column("created_at", Float, nullable=False),
+    sqlite_autoincrement=True,
+)
+Index("ix_webhook_deliveries_due", webhook_deliveries.c.status, webhook_deliveries.c.next_attempt_at)
+Index(
+    "ix_webhook_deliveries_order",
+    webhook_deliveries.c.webhook_id,
+    webhook_deliveries.c.ordering_key,
+    webhook_deliveries.c.id,
+)
+Index("ix_webhook_deliveries_event", webhook_deliveries.c.event_id)

@@ -18,6 +18,7 @@ from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import ReadConnections, is_unique_violation, transaction
+from pressroom.storage.sql.events import SqlEventGateway
 from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.integrity import SqlIntegrityGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
@@ -34,6 +35,7 @@ from pressroom.storage.sql.throttle import SqlLoginFailureGateway
 from pressroom.storage.sql.trash import SqlTrashGateway
 from pressroom.storage.sql.url_alias import SqlUrlAliasGateway, SqlUrlWildcardGateway
 from pressroom.storage.sql.user import SqlSessionGateway, SqlSettingGateway, SqlUserGateway
+from pressroom.storage.sql.webhooks import SqlWebhookGateway
 
 
 class SqlTx:
@@ -107,6 +109,14 @@ class SqlTx:
     @cached_property
     def search(self) -> SqlSearchGateway:
         return SqlSearchGateway(self.connection)
+
+    @cached_property
+    def events(self) -> SqlEventGateway:
+        return SqlEventGateway(self.connection)
+
+    @cached_property
+    def webhooks(self) -> SqlWebhookGateway:
+        return SqlWebhookGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:

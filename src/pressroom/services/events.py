@@ -1,0 +1,176 @@
+"""The event feed and webhook subscriptions: who may read which events, and managing where they go.
+
+Reading: anonymous never; a caller with ``setup/administrate`` reads every event, anyone else the events
+about content it may read now (the read filter of lists and searches, applied to the event's item).
+Managing webhooks takes ``setup/administrate``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import time
+from urllib.parse import urlsplit
+
+from pressroom.domain.errors import InvalidArgument, Unauthorized
+from pressroom.domain.event import (
+    EVENT_TYPES,
+    Cursor,
+    Delivery,
+    Event,
+    Webhook,
+    WebhookInput,
+    check_secret,
+    new_secret,
+)
+from pressroom.domain.user import User
+from pressroom.services.permissions import Permissions
+from pressroom.storage.spi import Store
+
+MAX_FEED_PAGE = 1000
+MAX_URL_LENGTH = 2000
+
+
+def _may_administrate(permissions: Permissions, user: User) -> bool:
+    return permissions.can(user, "setup", "administrate")
+
+
+def resolved_addresses(host: str) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    try:
+        found = socket.getaddrinfo(host, None)
+        return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found]
+    except (OSError, ValueError):
+        return []
+
+
+def refusal(url: str, *, allow_private: bool, own_ports: frozenset[int] = frozenset()) -> str | None:
+    """Why a webhook may not be sent to ``url`` (None: it may). Checked on save and before each delivery,
+    since a name can come to resolve elsewhere."""
+    parts = urlsplit(url)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        return "the URL must be http:// or https:// with a host"
+    if parts.username or parts.password:
+        return "the URL must not carry credentials"
+    try:
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return "the URL's port is not a number from 0 to 65535"
+    addresses = resolved_addresses(parts.hostname)
+    if not addresses:
+        return f"the host '{parts.hostname}' does not resolve"
+    for address in addresses:
+        local = address.is_loopback or address.is_unspecified
+        if local and port in own_ports:
+            return "the URL points at this server itself"
+        private = local or address.is_private or address.is_link_local or address.is_reserved
+        if (private or address.is_multicast) and not allow_private:
+            return f"the URL resolves to a private address ({address}); see PRESSROOM_WEBHOOK_ALLOW_PRIVATE"
+    return None
+
+
+class EventService:
+    def __init__(
+        self, store: Store, permissions: Permissions, *, allow_private: bool = False,
+        own_ports: frozenset[int] = frozenset(),
+    ) -> None:  # fmt: skip
+        self.store = store
+        self.permissions = permissions
+        self.allow_private = allow_private
+        self.own_ports = own_ports
+
+    # -- the feed -------------------------------------------------------------------------------------------
+    def feed(self, user: User, after: str | None, limit: int) -> tuple[list[Event], Cursor]:
+        """Events after the cursor (from the start when None), at most ``limit``, and the cursor to go on
+        from (past events the caller may not see, so that it does not read them again)."""
+        if user.is_anonymous:
+            raise Unauthorized("The events feed needs a logged-in user")
+        try:
+            cursor = Cursor.decode(after) if after else Cursor()
+        except ValueError as error:
+            raise InvalidArgument(f"after: {error}") from None
+        if not 1 <= limit <= MAX_FEED_PAGE:
+            raise InvalidArgument(f"limit: must be from 1 to {MAX_FEED_PAGE}")
+        with self.store.read() as tx:
+            readable = (
+                None
+                if _may_administrate(self.permissions, user)
+                else self.permissions.read_criterion(user, tx)
+            )
+            # Read the unfiltered page to know how far the filtered one reaches.
+            page = tx.events.read(cursor, limit)
+            if not page:
+                return [], cursor
+            visible = page if readable is None else tx.events.read(cursor, limit, readable)
+            last = page[-1].cursor
+        return [event for event in visible if (event.tx, event.id) <= (last.tx, last.id)], last
+
+    def end(self, user: User) -> Cursor:
+        if user.is_anonymous:
+            raise Unauthorized("The events feed needs a logged-in user")
+        with self.store.read() as tx:
+            return tx.events.end()
+
+    # -- subscriptions --------------------------------------------------------------------------------------
+    def _require(self, user: User) -> None:
+        if not _may_administrate(self.permissions, user):
+            raise Unauthorized("The User does not have the 'administrate' 'setup' permission")
+
+    def _check(self, struct: WebhookInput, *, creating: bool) -> None:
+        if creating and not struct.url:
+            raise InvalidArgument("url: a webhook needs a URL")
+        if struct.url is not None:
+            if len(struct.url) > MAX_URL_LENGTH:
+                raise InvalidArgument(f"url: at most {MAX_URL_LENGTH} characters")
+            why = refusal(struct.url, allow_private=self.allow_private, own_ports=self.own_ports)
+            if why:
+                raise InvalidArgument(f"url: {why}")
+        for event_type in struct.event_types or ():
+            family = event_type.endswith(".*") and any(t.startswith(event_type[:-1]) for t in EVENT_TYPES)
+            if event_type not in EVENT_TYPES and not family:
+                raise InvalidArgument(f"eventTypes: unknown event type '{event_type}'")
+        if struct.subtree and not (struct.subtree.startswith("/") and struct.subtree.endswith("/")):
+            raise InvalidArgument("subtree: a location path string such as /1/2/")
+        if struct.secret is not None:
+            try:
+                check_secret(struct.secret)
+            except ValueError as error:
+                raise InvalidArgument(f"secret: {error}") from None
+
+    def create(self, user: User, struct: WebhookInput) -> Webhook:
+        """A new subscription; its secret is generated unless given (shown in this answer only)."""
+        self._require(user)
+        self._check(struct, creating=True)
+        with self.store.write() as tx:
+            return tx.webhooks.create(struct, struct.secret or new_secret(), int(time.time()))
+
+    def subscriptions(self, user: User) -> list[Webhook]:
+        self._require(user)
+        with self.store.read() as tx:
+            return tx.webhooks.subscriptions()
+
+    def get(self, user: User, webhook_id: int) -> Webhook:
+        self._require(user)
+        with self.store.read() as tx:
+            return tx.webhooks.get(webhook_id)
+
+    def update(self, user: User, webhook_id: int, struct: WebhookInput) -> Webhook:
+        self._require(user)
+        self._check(struct, creating=False)
+        with self.store.write() as tx:
+            return tx.webhooks.update(webhook_id, struct)
+
+    def delete(self, user: User, webhook_id: int) -> None:
+        self._require(user)
+        with self.store.write() as tx:
+            tx.webhooks.delete(webhook_id)
+
+    def deliveries(self, user: User, webhook_id: int, limit: int = 50, offset: int = 0) -> list[Delivery]:
+        self._require(user)
+        with self.store.read() as tx:
+            tx.webhooks.get(webhook_id)
+            return tx.webhooks.deliveries(webhook_id, limit, offset)
+
+    def replay(self, user: User, webhook_id: int, delivery_id: int) -> Delivery:
+        self._require(user)
+        with self.store.write() as tx:
+            return tx.webhooks.replay(webhook_id, delivery_id, time.time())

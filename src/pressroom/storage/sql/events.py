@@ -1,0 +1,131 @@
+"""The event log (outbox) and its consumers' cursors.
+
+Appending is one INSERT in the writer's transaction. Reading goes in (tx, id) order and, on PostgreSQL,
+stops at the oldest transaction still running: sequence values are taken at insert time, so an event with
+a smaller id may commit after a larger one; a transaction id below every running one can only belong to a
+transaction that has ended, so nothing can appear behind a reader's cursor later.
+"""
+
+from __future__ import annotations
+
+import time
+
+import orjson
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    and_,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    tuple_,
+)
+
+from pressroom.domain.event import TYPE_PREFIX, Cursor, Event, NewEvent
+from pressroom.domain.query import Criterion, MatchAll
+from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.engine import upsert
+from pressroom.storage.sql.schema import content, event_cursors, events
+
+_PG_TX: ColumnElement[int] = literal_column("pg_current_xact_id()::text::bigint")
+_PG_HORIZON: ColumnElement[int] = literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+
+
+def _event(row: object) -> Event:
+    return Event(
+        id=row.id,  # type: ignore[attr-defined]
+        tx=row.tx,  # type: ignore[attr-defined]
+        type=row.type,  # type: ignore[attr-defined]
+        time=row.created_at,  # type: ignore[attr-defined]
+        user_id=row.user_id,  # type: ignore[attr-defined]
+        content_id=row.content_id,  # type: ignore[attr-defined]
+        subject=row.subject,  # type: ignore[attr-defined]
+        data=orjson.loads(row.data),  # type: ignore[attr-defined]
+    )
+
+
+class SqlEventGateway:
+    def __init__(self, connection: Connection) -> None:
+        self.c = connection
+        self.postgres = connection.dialect.name == "postgresql"
+
+    def append(self, event: NewEvent) -> None:
+        """One statement, in the caller's (write) transaction."""
+        self.c.execute(
+            insert(events).values(
+                tx=_PG_TX if self.postgres else 0,
+                type=TYPE_PREFIX + event.type,
+                created_at=time.time(),
+                user_id=event.user_id,
+                content_id=event.content_id,
+                subject=event.subject,
+                data=orjson.dumps(event.data).decode(),
+            )
+        )
+
+    def _after(self, cursor: Cursor) -> ColumnElement[bool]:
+        if self.postgres:
+            return and_(
+                tuple_(events.c.tx, events.c.id) > tuple_(cursor.tx, cursor.id), events.c.tx < _PG_HORIZON
+            )
+        return events.c.id > cursor.id
+
+    def read(self, after: Cursor, limit: int, readable: Criterion | None = None) -> list[Event]:
+        """Committed events past ``after`` in log order. With ``readable`` (what the reader may read),
+        only events about content it matches; events about no content need ``readable`` to be None."""
+        query = select(events).where(self._after(after))
+        if readable is not None:
+            query = query.where(events.c.content_id.is_not(None))
+            if not isinstance(readable, MatchAll):
+                item = content.alias("readable_item")
+                query = query.where(
+                    events.c.content_id.in_(select(item.c.id).where(compile_criterion(readable, item=item)))
+                )
+        query = query.order_by(events.c.tx, events.c.id).limit(limit)
+        return [_event(row) for row in self.c.execute(query)]
+
+    def end(self) -> Cursor:
+        """The position after the last committed event (where a new consumer starts)."""
+        row = self.c.execute(
+            select(events.c.tx, events.c.id)
+            .where(self._after(Cursor()))
+            .order_by(events.c.tx.desc(), events.c.id.desc())
+            .limit(1)
+        ).first()
+        return Cursor(row.tx, row.id) if row is not None else Cursor()
+
+    def count_after(self, after: Cursor) -> int:
+        return int(self.c.execute(select(func.count()).where(self._after(after))).scalar_one())
+
+    # -- consumers ------------------------------------------------------------------------------------------
+    def cursor(self, consumer: str) -> Cursor | None:
+        row = self.c.execute(
+            select(event_cursors.c.tx, event_cursors.c.event_id).where(event_cursors.c.consumer == consumer)
+        ).first()
+        return Cursor(row.tx, row.event_id) if row is not None else None
+
+    def claim_cursor(self, consumer: str) -> Cursor | None:
+        """The consumer's cursor, locked for this transaction; None when another process holds it (the
+        caller skips this round) or it does not exist yet (:meth:`set_cursor` creates it)."""
+        query = select(event_cursors.c.tx, event_cursors.c.event_id).where(
+            event_cursors.c.consumer == consumer
+        )
+        if self.postgres:
+            query = query.with_for_update(skip_locked=True)
+        row = self.c.execute(query).first()
+        return Cursor(row.tx, row.event_id) if row is not None else None
+
+    def set_cursor(self, consumer: str, cursor: Cursor) -> None:
+        values = {"tx": cursor.tx, "event_id": cursor.id, "updated_at": time.time()}
+        self.c.execute(upsert(self.c, event_cursors, {"consumer": consumer, **values}, values))
+
+    def backlogs(self) -> dict[str, int]:
+        """Events each consumer has not handled yet."""
+        rows = self.c.execute(select(event_cursors.c.consumer, event_cursors.c.tx, event_cursors.c.event_id))
+        return {row.consumer: self.count_after(Cursor(row.tx, row.event_id)) for row in rows}
+
+    def prune(self, before: float) -> int:
+        """Delete events older than ``before`` (Unix seconds); the number deleted."""
+        return int(self.c.execute(delete(events).where(events.c.created_at < before)).rowcount or 0)
