@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
+import os
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -19,6 +22,8 @@ from pressroom.services.container import Services
 from pressroom.services.content import ContentService
 from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
+from pressroom.services.event_dispatch import Dispatcher, WebhookSender
+from pressroom.services.events import EventService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
 from pressroom.services.health import HealthService
@@ -37,7 +42,9 @@ from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.user import UserService
 from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
+from pressroom.storage.broker import NatsPublisher
 from pressroom.storage.files import LocalFileStore
+from pressroom.storage.spi import Store
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised
 from pressroom.storage.sql.store import SqlStore
@@ -106,7 +113,14 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         roles=RoleService(store, permissions, settings.siteaccesses),
         role_assignments=RoleAssignmentService(store, permissions),
         search=SearchService(store, permissions),
-    )
+        events=EventService(
+            store, permissions, allow_private=settings.webhook_allow_private,
+            sender=WebhookSender(
+                settings.dialects[0].prefix, timeout=settings.webhook_timeout_seconds,
+                allow_private=settings.webhook_allow_private,
+            ),
+        ),
+    )  # fmt: skip
 
 
 def install(settings: Settings, engine: Engine, *, force: bool = False) -> None:
@@ -127,13 +141,60 @@ def create_app(settings: Settings | None = None, *, initialise_empty: bool = Tru
     return RestApp(settings, build_services(settings, engine), build_router())
 
 
-def asgi_from_env() -> RestApp:
+def asgi_from_env() -> RestApp | WithDispatcher:
     """Entry point for Granian workers (``pressroom.app:asgi_from_env``, factory mode)."""
     settings = settings_from_env()
     configure_logging(settings.log_format)
     app = create_app(settings, initialise_empty=False)
     settle_heap()
-    return app
+    if not settings.events_dispatch:
+        return app
+    return WithDispatcher(app, make_dispatcher(settings, app.services.events.store))
+
+
+def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
+    """The worker's event dispatcher (webhooks, and NATS when ``PRESSROOM_EVENTS_NATS_URL`` is set)."""
+    source = settings.dialects[0].prefix
+    publishers = []
+    if settings.events_nats_url:
+        publishers.append(
+            NatsPublisher(
+                settings.events_nats_url, settings.events_nats_stream, settings.events_nats_subject, source
+            )
+        )
+    own_port = os.environ.get("PRESSROOM_PORT", "")
+    return Dispatcher(
+        store, source=source, publishers=publishers, poll_seconds=settings.events_poll_seconds,
+        retention_days=settings.events_retention_days, timeout=settings.webhook_timeout_seconds,
+        allow_private=settings.webhook_allow_private,
+        own_ports=frozenset({int(own_port)}) if own_port.isdigit() else frozenset(),
+    )  # fmt: skip
+
+
+class WithDispatcher:
+    """The application with the event dispatcher running beside it for the worker's lifetime."""
+
+    def __init__(self, app: RestApp, dispatcher: Dispatcher) -> None:
+        self.app = app
+        self.dispatcher = dispatcher
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        stop = asyncio.Event()
+        task: asyncio.Task[None] | None = None
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                task = asyncio.create_task(self.dispatcher.run(stop))
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                stop.set()
+                if task is not None:
+                    await task
+                await send({"type": "lifespan.shutdown.complete"})
+                return
 
 
 def settle_heap() -> None:

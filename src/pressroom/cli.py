@@ -161,6 +161,7 @@ def _serve(args: argparse.Namespace) -> int:
     engine.dispose()
     # Workers are separate processes: they read the settings from the environment.
     os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
+    os.environ["PRESSROOM_PORT"] = str(args.port)  # webhooks may not point back at it
     if args.access_log:
         os.environ["PRESSROOM_ACCESS_LOG"] = "1"
     if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):

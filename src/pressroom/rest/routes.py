@@ -15,6 +15,7 @@ from pressroom.rest.declared import RAW
 from pressroom.rest.handlers import basics, bookmarks, files, images, object_states, sessions
 from pressroom.rest.handlers import content as co
 from pressroom.rest.handlers import content_types as ct
+from pressroom.rest.handlers import events as ev
 from pressroom.rest.handlers import locations as lo
 from pressroom.rest.handlers import roles as ro
 from pressroom.rest.handlers import trash as tr
@@ -47,6 +48,7 @@ _ROLE = "/user/roles/{roleId:int}"
 _POLICY = _ROLE + "/policies/{policyId:int}"
 _USER_ROLES = "/user/users/{userId:int}/roles"
 _GROUP_ROLES = "/user/groups/{path:path}/roles"
+_WEBHOOK = "/webhooks/{webhookId:int}"
 
 ROUTES: list[Route] = [
     make_route("GET", "/", basics.load_root, "root.load"),
@@ -466,6 +468,21 @@ ROUTES: list[Route] = [
         ro.unassign_role_from_group,
         "role_assignment.group_unassign",
     ),
+    # events (not in the reference): the feed and webhook subscriptions
+    make_route("GET", "/events", ev.read_feed, "event.feed", query="after limit:int"),
+    make_route("GET", "/webhooks", ev.list_webhooks, "webhook.list"),
+    make_route("POST", "/webhooks", ev.create_webhook, "webhook.create", accepts="WebhookInput"),
+    make_route("GET", _WEBHOOK, ev.load_webhook, "webhook.load"),
+    make_route("PATCH", _WEBHOOK, ev.update_webhook, "webhook.update", accepts="WebhookInput"),
+    make_route("DELETE", _WEBHOOK, ev.delete_webhook, "webhook.delete"),
+    make_route("GET", _WEBHOOK + "/deliveries", ev.list_deliveries, "webhook.deliveries", query=_PAGE),
+    make_route(
+        "POST",
+        _WEBHOOK + "/deliveries/{deliveryId:int}",
+        ev.replay_delivery,
+        "webhook.delivery",
+    ),
+    make_route("POST", _WEBHOOK + "/test", ev.test_webhook, "webhook.test"),
 ]
 
 

@@ -9,6 +9,7 @@ from pressroom.services.bookmark import BookmarkService
 from pressroom.services.content import ContentService
 from pressroom.services.content_type import ContentTypeService
 from pressroom.services.content_type_group import ContentTypeGroupService
+from pressroom.services.events import EventService
 from pressroom.services.field_definition import FieldDefinitionService
 from pressroom.services.file import FileService
 from pressroom.services.health import HealthService
@@ -55,3 +56,4 @@ class Services:
     roles: RoleService
     role_assignments: RoleAssignmentService
     search: SearchService
+    events: EventService

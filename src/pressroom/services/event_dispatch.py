@@ -74,6 +74,36 @@ def wants(webhook: Webhook, event: Event) -> bool:
     return any(path.startswith(webhook.subtree) for path in paths)
 
 
+class WebhookSender:
+    """One signed POST of an event (CloudEvents JSON) to a subscription's URL, no redirects followed."""
+
+    def __init__(
+        self, source: str, *, timeout: float = 10.0, allow_private: bool = False,
+        own_ports: frozenset[int] = frozenset(), clock: Callable[[], float] = time.time,
+    ) -> None:  # fmt: skip
+        self.source = source
+        self.timeout = timeout
+        self.allow_private = allow_private
+        self.own_ports = own_ports
+        self.clock = clock
+
+    def __call__(self, webhook: Webhook, event: Event) -> Outcome:
+        why = refusal(webhook.url, allow_private=self.allow_private, own_ports=self.own_ports)
+        if why:
+            return Outcome(False, None, why)
+        body = orjson.dumps(event.cloud_event(self.source))
+        headers = signed_headers(webhook.secret, f"evt_{event.id}", int(self.clock()), body)
+        headers["user-agent"] = "Pressroom-Webhooks/1"
+        request = urllib.request.Request(webhook.url, data=body, headers=headers, method="POST")  # noqa: S310
+        try:
+            with _OPENER.open(request, timeout=self.timeout) as answer:
+                return Outcome(200 <= answer.status < 300, answer.status, None)
+        except urllib.error.HTTPError as error:
+            return Outcome(False, error.code, f"HTTP {error.code}")
+        except (OSError, ValueError) as error:
+            return Outcome(False, None, f"{type(error).__name__}: {error}")
+
+
 class Dispatcher:
     def __init__(
         self, store: Store, *, source: str, publishers: Sequence[EventPublisher] = (),
@@ -82,13 +112,13 @@ class Dispatcher:
         clock: Callable[[], float] = time.time,
     ) -> None:  # fmt: skip
         self.store = store
-        self.source = source
         self.publishers = tuple(publishers)
         self.poll_seconds = poll_seconds
         self.retention = retention_days * 86400
-        self.timeout = timeout
-        self.allow_private = allow_private
-        self.own_ports = own_ports
+        self.lease = timeout * 2 + 30
+        self.send = WebhookSender(
+            source, timeout=timeout, allow_private=allow_private, own_ports=own_ports, clock=clock
+        )
         self.clock = clock
         self._pruned_at = 0.0
 
@@ -188,24 +218,7 @@ class Dispatcher:
             if not tx.webhooks.pending():
                 return []
         with self.store.write() as tx:
-            return tx.webhooks.claim(now, self.timeout * 2 + 30, CLAIMS)
-
-    def send(self, webhook: Webhook, event: Event) -> Outcome:
-        """One signed POST of the event (CloudEvents JSON) to the subscription's URL."""
-        why = refusal(webhook.url, allow_private=self.allow_private, own_ports=self.own_ports)
-        if why:
-            return Outcome(False, None, why)
-        body = orjson.dumps(event.cloud_event(self.source))
-        headers = signed_headers(webhook.secret, f"evt_{event.id}", int(self.clock()), body)
-        headers["user-agent"] = "Pressroom-Webhooks/1"
-        request = urllib.request.Request(webhook.url, data=body, headers=headers, method="POST")  # noqa: S310
-        try:
-            with _OPENER.open(request, timeout=self.timeout) as answer:
-                return Outcome(200 <= answer.status < 300, answer.status, None)
-        except urllib.error.HTTPError as error:
-            return Outcome(False, error.code, f"HTTP {error.code}")
-        except (OSError, ValueError) as error:
-            return Outcome(False, None, f"{type(error).__name__}: {error}")
+            return tx.webhooks.claim(now, self.lease, CLAIMS)
 
     def _record(self, results: Sequence[tuple[Delivery, Webhook, Outcome]]) -> None:
         now = self.clock()

@@ -10,11 +10,14 @@ from __future__ import annotations
 import ipaddress
 import socket
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from pressroom.domain.errors import InvalidArgument, Unauthorized
 from pressroom.domain.event import (
     EVENT_TYPES,
+    TYPE_PREFIX,
     Cursor,
     Delivery,
     Event,
@@ -71,12 +74,13 @@ def refusal(url: str, *, allow_private: bool, own_ports: frozenset[int] = frozen
 class EventService:
     def __init__(
         self, store: Store, permissions: Permissions, *, allow_private: bool = False,
-        own_ports: frozenset[int] = frozenset(),
+        own_ports: frozenset[int] = frozenset(), sender: Callable[[Webhook, Event], Any] | None = None,
     ) -> None:  # fmt: skip
         self.store = store
         self.permissions = permissions
         self.allow_private = allow_private
         self.own_ports = own_ports
+        self.sender = sender  # sends one event to one subscription now (the test delivery)
 
     # -- the feed -------------------------------------------------------------------------------------------
     def feed(self, user: User, after: str | None, limit: int) -> tuple[list[Event], Cursor]:
@@ -116,14 +120,7 @@ class EventService:
             raise Unauthorized("The User does not have the 'administrate' 'setup' permission")
 
     def _check(self, struct: WebhookInput, *, creating: bool) -> None:
-        if creating and not struct.url:
-            raise InvalidArgument("url: a webhook needs a URL")
-        if struct.url is not None:
-            if len(struct.url) > MAX_URL_LENGTH:
-                raise InvalidArgument(f"url: at most {MAX_URL_LENGTH} characters")
-            why = refusal(struct.url, allow_private=self.allow_private, own_ports=self.own_ports)
-            if why:
-                raise InvalidArgument(f"url: {why}")
+        """Every field of the input, the URL last (it resolves the host name)."""
         for event_type in struct.event_types or ():
             family = event_type.endswith(".*") and any(t.startswith(event_type[:-1]) for t in EVENT_TYPES)
             if event_type not in EVENT_TYPES and not family:
@@ -135,6 +132,14 @@ class EventService:
                 check_secret(struct.secret)
             except ValueError as error:
                 raise InvalidArgument(f"secret: {error}") from None
+        if creating and not struct.url:
+            raise InvalidArgument("url: a webhook needs a URL")
+        if struct.url is not None:
+            if len(struct.url) > MAX_URL_LENGTH:
+                raise InvalidArgument(f"url: at most {MAX_URL_LENGTH} characters")
+            why = refusal(struct.url, allow_private=self.allow_private, own_ports=self.own_ports)
+            if why:
+                raise InvalidArgument(f"url: {why}")
 
     def create(self, user: User, struct: WebhookInput) -> Webhook:
         """A new subscription; its secret is generated unless given (shown in this answer only)."""
@@ -169,6 +174,16 @@ class EventService:
         with self.store.read() as tx:
             tx.webhooks.get(webhook_id)
             return tx.webhooks.deliveries(webhook_id, limit, offset)
+
+    def test(self, user: User, webhook_id: int) -> Any:
+        """Send a ``pressroom.webhook.test`` event to the subscription now (not through the log) and
+        return the outcome (``ok``, ``status``, ``error``)."""
+        webhook = self.get(user, webhook_id)
+        if self.sender is None:
+            raise InvalidArgument("Test deliveries are not available here")
+        now = time.time()
+        ping = Event(0, 0, TYPE_PREFIX + "webhook.test", now, user.id, None, f"webhook/{webhook_id}", {})
+        return self.sender(webhook, ping)
 
     def replay(self, user: User, webhook_id: int, delivery_id: int) -> Delivery:
         self._require(user)
