@@ -9,6 +9,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import orjson
 from alembic.util.exc import CommandError
@@ -18,10 +19,12 @@ from granian.server import Server
 from sqlalchemy import Engine
 
 from pressroom import __version__
-from pressroom.app import install, open_file_store
+from pressroom.app import build_services, install, open_file_store
 from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
+from pressroom.domain.event import Webhook, WebhookInput
 from pressroom.logs import configure_logging, granian_log_config
+from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
 from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
@@ -117,6 +120,99 @@ def _check(args: argparse.Namespace) -> int:
         return 0
     print(f"Checked {checked}: {len(report.problems)} problem(s).")
     return 1
+
+
+def _events(args: argparse.Namespace) -> EventService:
+    settings, engine = _installed(args)
+    return build_services(settings, engine).events
+
+
+def _print_webhook(webhook: Webhook) -> None:
+    state = "enabled" if webhook.enabled else f"disabled ({webhook.disabled_reason or 'by hand'})"
+    types = ",".join(webhook.event_types) or "all events"
+    below = f" below {webhook.subtree}" if webhook.subtree else ""
+    print(f"{webhook.id}\t{webhook.url}\t{types}{below}\t{state}")
+
+
+def _webhook_input(args: argparse.Namespace) -> WebhookInput:
+    enabled = {"on": True, "off": False}.get(getattr(args, "enabled", None) or "")
+    return WebhookInput(
+        url=getattr(args, "url", None),
+        event_types=comma_list(args.types) if args.types is not None else None,
+        subtree=args.subtree,
+        enabled=enabled,
+        secret=args.secret,
+    )
+
+
+def _webhook(args: argparse.Namespace) -> int:
+    """``pressroom webhook add|list|update|delete|test|deliveries|replay``, as the operator."""
+    events = _events(args)
+    if args.action == "add":
+        webhook = events.create(None, _webhook_input(args))
+        _print_webhook(webhook)
+        print(f"secret (shown once): {webhook.secret}")
+    elif args.action == "list":
+        for webhook in events.subscriptions(None):
+            _print_webhook(webhook)
+    elif args.action == "update":
+        _print_webhook(events.update(None, args.id, _webhook_input(args)))
+    elif args.action == "delete":
+        events.delete(None, args.id)
+        print(f"Webhook {args.id} deleted.")
+    elif args.action == "test":
+        outcome = events.test(None, args.id)
+        print(
+            f"delivered, status {outcome.status}"
+            if outcome.ok
+            else f"failed: {outcome.error or outcome.status}"
+        )
+        return 0 if outcome.ok else 1
+    elif args.action == "deliveries":
+        for delivery in events.deliveries(None, args.id, args.limit):
+            print(
+                f"{delivery.id}\tevent {delivery.event_id}\t{delivery.status}\t{delivery.attempts} attempt(s)"
+                f"\t{delivery.last_status or ''}\t{delivery.last_error or ''}"
+            )
+    else:  # replay
+        delivery = events.replay(None, args.id, args.delivery)
+        print(f"Delivery {delivery.id} will be sent again.")
+    return 0
+
+
+def _webhook_commands(commands: Any) -> None:
+    webhook = commands.add_parser("webhook", help="manage webhook subscriptions to repository events")
+    actions = webhook.add_subparsers(dest="action", required=True)
+
+    def options(parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--types", default=None, help="event types, comma list (pressroom.content.*)")
+        parser.add_argument("--subtree", default=None, help="only content events below this path, /1/2/")
+        parser.add_argument("--secret", default=None, help="whsec_<base64> (generated when absent)")
+        parser.add_argument("--database-url", default=None)
+
+    add = actions.add_parser("add", help="subscribe a URL")
+    add.add_argument("url")
+    options(add)
+    listing = actions.add_parser("list", help="every subscription")
+    listing.add_argument("--database-url", default=None)
+    update = actions.add_parser("update", help="change a subscription")
+    update.add_argument("id", type=int)
+    update.add_argument("--url", default=None)
+    update.add_argument("--enabled", choices=("on", "off"), default=None)
+    options(update)
+    for name, text in (("delete", "delete a subscription"), ("test", "send it a test event now")):
+        action = actions.add_parser(name, help=text)
+        action.add_argument("id", type=int)
+        action.add_argument("--database-url", default=None)
+    deliveries = actions.add_parser("deliveries", help="the latest deliveries of a subscription")
+    deliveries.add_argument("id", type=int)
+    deliveries.add_argument("--limit", type=int, default=50)
+    deliveries.add_argument("--database-url", default=None)
+    replay = actions.add_parser("replay", help="send a delivery again")
+    replay.add_argument("id", type=int)
+    replay.add_argument("delivery", type=int)
+    replay.add_argument("--database-url", default=None)
+    webhook.set_defaults(run=_webhook)
 
 
 def _at_least_one(text: str) -> int:
@@ -253,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
     gc_files.add_argument("--dry-run", action="store_true", help="list the files, delete nothing")
     gc_files.add_argument("--database-url", default=None)
     gc_files.set_defaults(run=_gc_files)
+    _webhook_commands(commands)
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)

@@ -13,6 +13,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
+from pressroom.config import Settings
 from pressroom.domain.event import NewEvent, new_secret, verify
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
@@ -223,3 +224,31 @@ def test_a_running_server_delivers_committed_events(tmp_path: Path, receiver: Re
             assert time.monotonic() < deadline, "the replay was not sent"
             time.sleep(0.1)
         assert orjson.loads(receiver.received[1][1])["id"] == delivered["id"]  # the same event again
+
+
+def test_the_operator_manages_webhooks_from_the_command_line(
+    settings: Settings,
+    receiver: Receiver,  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pressroom.cli import main
+
+    def run(*args: str) -> tuple[int, list[str]]:
+        code = main(["webhook", *args, "--database-url", settings.database_url])
+        return code, capsys.readouterr().out.splitlines()
+
+    refused = main(["webhook", "add", receiver.url, "--database-url", settings.database_url])
+    assert refused == 2 and "private address" in capsys.readouterr().err
+    monkeypatch.setenv("PRESSROOM_WEBHOOK_ALLOW_PRIVATE", "1")
+    code, lines = run("add", receiver.url, "--types", "pressroom.content.*,pressroom.trash.*")
+    assert code == 0 and lines[0].startswith("1\t" + receiver.url + "\tpressroom.content.*,pressroom.trash.*")
+    assert lines[1].startswith("secret (shown once): whsec_")
+    secret = lines[1].rsplit(" ", 1)[1]
+    assert run("test", "1") == (0, ["delivered, status 204"])
+    assert verify(secret, *receiver.received[0], int(time.time()))
+    code, lines = run("update", "1", "--enabled", "off")
+    assert code == 0 and lines[0].endswith("disabled (by hand)")
+    assert run("list")[1] == lines
+    assert run("delete", "1") == (0, ["Webhook 1 deleted."])
+    assert run("list") == (0, [])
