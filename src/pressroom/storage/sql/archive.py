@@ -31,7 +31,9 @@ from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.sequences import bump_epoch
 
 FORMAT = 1
-VOLATILE = frozenset({"sessions", "login_failures"})
+# Not carried over: sessions and throttling, and the event log with its deliveries (an imported repository
+# starts a log of its own; webhook subscriptions are configuration and travel).
+VOLATILE = frozenset({"sessions", "login_failures", "events", "event_cursors", "webhook_deliveries"})
 DERIVED = frozenset({"field_index", "search_text"})  # the search index: rebuilt on import, not archived
 _BATCH = 1000
 
