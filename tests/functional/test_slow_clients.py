@@ -3,6 +3,7 @@ an anonymous caller's oversized body is refused from its declared length, before
 
 from __future__ import annotations
 
+import select
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,8 @@ from tests.helpers import PREFIX, media
 # Scaled down so that the test is small: fewer request slots than half-sent requests, short timeouts.
 SLOTS = 40
 HALF_SENT = 200
+DEADLINE = 1  # seconds for a whole body, and one more for every MIN_RATE bytes
+MIN_RATE = 100
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +28,8 @@ def guarded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         root,
         PRESSROOM_MAX_CONCURRENT_REQUESTS=str(SLOTS),
         PRESSROOM_BODY_READ_TIMEOUT="1",
+        PRESSROOM_BODY_DEADLINE=str(DEADLINE),
+        PRESSROOM_BODY_MIN_RATE=str(MIN_RATE),
         PRESSROOM_HEADER_READ_TIMEOUT_MS="1000",
     ) as base:
         yield base
@@ -73,3 +78,50 @@ def test_an_anonymous_oversized_body_is_refused_before_it_is_sent(guarded_server
         answer = sock.recv(4096)
     assert answer.startswith(b"HTTP/1.1 413 ")
     assert b"The request body exceeds 65536 bytes, the limit for anonymous callers" in answer
+
+
+def _login_headers(length: int) -> bytes:
+    return (
+        f"POST {PREFIX}/user/sessions HTTP/1.1\r\nHost: pressroom\r\nAccept: application/json\r\n"
+        f"Content-Type: {media('SessionInput')}\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
+
+
+def _trickle(sock: socket.socket, body: bytes, step: int, pause: float) -> bytes:
+    """Send ``body`` ``step`` bytes at a time, ``pause`` seconds apart, until it is sent or the server
+    answers; then the answer's first bytes (b"" when the server answered nothing)."""
+    sent = 0
+    while True:
+        if select.select([sock], [], [], pause)[0]:
+            return sock.recv(4096)
+        if sent >= len(body):
+            return b""
+        sock.sendall(body[sent : sent + step])
+        sent += step
+
+
+def test_a_body_trickling_in_is_408_after_the_deadline(guarded_server: str) -> None:
+    """Issue 23: the timeout was per chunk, so a byte every few seconds held the request for ever
+    (3,000-6,000 such clients kept new ones out for 20-30 s)."""
+    body = b" " * 40  # one byte every 0.2 s: 8 s in all, never idle for the 1 s read timeout
+    with _open(guarded_server) as sock:
+        sock.sendall(_login_headers(len(body)))
+        answer = _trickle(sock, body, 1, 0.2)
+    assert answer.startswith(b"HTTP/1.1 408 ")
+    assert (
+        f"The request body took longer than {DEADLINE} seconds, arriving slower than {MIN_RATE} bytes per"
+        " second"
+    ).encode() in answer
+
+
+def test_a_body_arriving_faster_than_the_minimum_rate_may_take_longer_than_the_deadline(
+    guarded_server: str,
+) -> None:
+    """100 bytes every 0.2 s (five times the minimum rate) for 3 s: read in full, answered on its merits."""
+    login = b'{"SessionInput": {"login": "nobody", "password": "wrong"}}'
+    body = login + b" " * (1500 - len(login))
+    with _open(guarded_server) as sock:
+        sock.sendall(_login_headers(len(body)))
+        answer = _trickle(sock, body, 100, 0.2)
+        answer = answer or sock.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]

@@ -200,7 +200,7 @@ class RestApp:
         if attempt.body is None and method in _READS and not _announces_body(headers):
             attempt.body = b""  # nothing to wait for: a read that announces no body has none we use
         elif attempt.body is None:
-            attempt.body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
+            attempt.body = await _read_body(receive, headers, limit, self.settings)
         elif len(attempt.body) > limit[0]:  # read for a caller the cache got wrong
             raise PayloadTooLarge(f"The request body exceeds {limit[0]} bytes{limit[1]}")
         request = RestRequest(
@@ -426,22 +426,33 @@ def body_limit(settings: Settings, user: User, content_type: str | None) -> tupl
     return min(limits, key=lambda limit: limit[0])
 
 
-async def _read_body(receive: Receive, headers: Headers, limit: tuple[int, str], timeout: float) -> bytes:
+async def _read_body(receive: Receive, headers: Headers, limit: tuple[int, str], settings: Settings) -> bytes:
     """The whole body, refused as soon as it is known to exceed ``limit`` (declared or counted so far),
-    and ended with a 408 when the client sends nothing for ``timeout`` seconds."""
+    and ended with a 408 when the client sends nothing for ``body_read_timeout_seconds``, or when the
+    body takes longer than ``body_deadline_seconds`` plus one second per ``body_min_rate`` bytes."""
     size_limit, reason = limit
     too_large = f"The request body exceeds {size_limit} bytes{reason}"
     declared = parse_int(headers.get("content-length") or "")
     if declared is not None and declared > size_limit:
         raise PayloadTooLarge(too_large)
+    idle = settings.body_read_timeout_seconds
+    deadline, rate = settings.body_deadline_seconds, settings.body_min_rate
+    clock = asyncio.get_running_loop().time
+    started = clock()
     chunks = []
     size = 0
     while True:
+        left = started + deadline + (size / rate if rate > 0 else 0.0) - clock()
         try:
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(min(idle, left)):
                 message = await receive()
         except TimeoutError:
-            raise RequestTimeout(f"The request body did not arrive within {timeout:g} seconds") from None
+            if left > idle:
+                raise RequestTimeout(f"The request body did not arrive within {idle:g} seconds") from None
+            raise RequestTimeout(
+                f"The request body took longer than {deadline:g} seconds, arriving slower than {rate} bytes"
+                " per second"
+            ) from None
         if message["type"] == "http.disconnect":
             break
         chunk = message.get("body", b"")
