@@ -22,6 +22,7 @@ from pressroom.domain.errors import (
     BadRequest,
     MethodNotAllowed,
     NotFound,
+    NotImplementedHere,
     PayloadTooLarge,
     RangeNotSatisfiable,
     RetryLater,
@@ -319,6 +320,8 @@ class RestApp:
         status, representation = represent_error(out, error)
         if isinstance(error, Unavailable):
             log.warning("database unavailable: %s", error.__cause__ or error)
+        elif isinstance(error, NotImplementedHere):  # an answer, not a fault: one line, no traceback
+            log.info("not implemented: %s", error.message)
         elif status >= 500:
             log.exception("unhandled error", exc_info=error)
         reply = self._represent(out, status, representation)
