@@ -50,6 +50,11 @@ class Settings:
     max_anonymous_body_bytes: int = 64 * 1024
     # A client that sends nothing of its body for this long gets a 408 and its connection back.
     body_read_timeout_seconds: float = 10.0
+    # A whole body has this long to arrive, and one more second for every ``body_min_rate`` bytes it
+    # brings (0: no more): a client trickling a byte at a time holds its request slot for the deadline,
+    # not for ever.
+    body_deadline_seconds: float = 30.0
+    body_min_rate: int = 4096
     # Granian: time to receive the request headers, connections queued by the kernel, and requests one
     # worker takes at once. A request waiting for its body costs little, so there is room for many, and a
     # stalled one holds its place only until a timeout ends it.
@@ -142,6 +147,8 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "MAX_PLAIN_BODY_BYTES": ("max_plain_body_bytes", int),
         "MAX_ANONYMOUS_BODY_BYTES": ("max_anonymous_body_bytes", int),
         "BODY_READ_TIMEOUT": ("body_read_timeout_seconds", float),
+        "BODY_DEADLINE": ("body_deadline_seconds", float),
+        "BODY_MIN_RATE": ("body_min_rate", int),
         "HEADER_READ_TIMEOUT_MS": ("header_read_timeout_ms", int),
         "BACKLOG": ("backlog", int),
         "MAX_CONCURRENT_REQUESTS": ("max_concurrent_requests", int),

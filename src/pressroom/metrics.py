@@ -4,6 +4,10 @@ With several Granian workers each worker is a process: ``serve`` points ``PROMET
 a fresh directory before the workers start, and ``/metrics`` then sums what every worker recorded. The
 workers are forked after this module is imported, so the metrics (and prometheus_client's choice of
 value storage, made from that variable) are created on first use in each process, not at import.
+
+Every label value is one of a bounded set: each new value is a series every worker keeps (and writes to
+its file) until it ends, and a client may send any method on any path. Routes are the route table's
+names or ``unmatched``; methods outside :data:`METHODS` share the label ``other``.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
 from sqlalchemy import Engine, event
+
+# HTTP's methods (RFC 9110, and PATCH) and those the REST API adds (COPY, MOVE, PUBLISH, SWAP).
+_HTTP_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT")
+METHODS = frozenset((*_HTTP_METHODS, "COPY", "MOVE", "PUBLISH", "SWAP"))
+OTHER_METHOD = "other"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +51,8 @@ def metrics() -> Metrics:
 
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
     recorded = metrics()
-    recorded.requests.labels(route, method, str(status)).inc()
+    label = method if method in METHODS else OTHER_METHOD
+    recorded.requests.labels(route, label, str(status)).inc()
     recorded.duration.labels(route).observe(seconds)
 
 

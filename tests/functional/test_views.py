@@ -4,6 +4,7 @@ reader may see."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -477,8 +478,18 @@ def test_statements_do_not_grow_with_the_hits(api: Api, data: Data, kind: str) -
 
 
 @pytest.mark.parametrize("path", ["/views", "/views/test", "/views/test/results"])
-def test_stored_views_are_not_implemented_as_in_the_reference(api: Api, path: str) -> None:
-    response = api.get(path, accept=media("View"))
+def test_stored_views_are_not_implemented_as_in_the_reference(
+    api: Api, path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 23: each of these answers logged a full traceback, as for a bug; it is one line."""
+    with caplog.at_level(logging.INFO, "pressroom.rest"):
+        response = api.get(path, accept=media("View"))
+    (record,) = [r for r in caplog.records if r.name == "pressroom.rest"]
+    assert (record.levelno, record.exc_info) == (logging.INFO, None)
+    assert (
+        record.getMessage()
+        == "not implemented: Stored views are not implemented; run a search with POST /views"
+    )
     assert response.status_code == 501
     error = response.json()["ErrorMessage"]
     assert (error["errorCode"], error["errorMessage"]) == (501, "Not Implemented")

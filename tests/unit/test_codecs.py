@@ -474,3 +474,44 @@ def test_xml_written_by_the_writer_decodes_to_the_same_tree() -> None:
 def test_writer_for_picks_by_format() -> None:
     assert writer_for(JSON) is write_json
     assert writer_for(XML) is write_xml
+
+
+def escaped_quotes_then_brackets(quotes: int) -> bytes:
+    """Issue 23: escaped quotes ahead of more brackets than the limit. The old pre-count cut strings out
+    with a regular expression that ran from every quote to the end: 64 KB of this stalled a worker 25 s."""
+    return b'\\"' * quotes + b"[" * (LIMITS.elements + 1)
+
+
+@pytest.mark.parametrize("quotes", [7_000, 4 * 7_000])
+def test_json_is_counted_reading_each_byte_once(quotes: int) -> None:
+    body = CountingBytes(escaped_quotes_then_brackets(quotes))
+    message = too_large(body, JSON)
+    assert message == f"The JSON document has more than {LIMITS.elements} objects and arrays"
+    # the steps: the body went through the scan once, in pieces of bounded size, whatever its content
+    assert body.sliced == len(body)
+
+
+def test_json_strings_with_escapes_across_scan_pieces_keep_their_brackets() -> None:
+    """Runs of backslashes of every length, some cut between two pieces of the scan, before quotes and
+    brackets that belong to the strings: none of the 120,000 brackets in them counts."""
+    strings = ["\\" * length + '"' + "[{" * 20 for length in range(3_000)]
+    deep: Any = "end"
+    for _ in range(LIMITS.depth - 3):  # under the two objects and the "deep" array: 64 levels in all
+        deep = [deep]
+    body = orjson.dumps({"SessionInput": {"strings": strings, "deep": [deep]}})
+    assert len(body) > 4 * decoders._CHUNK
+    root, data = decode(body, JSON)
+    assert root == "SessionInput"
+    assert data["strings"] == strings
+
+
+def test_json_nested_deeper_than_the_limit_is_refused_naming_it() -> None:
+    """The README's nesting limit held for XML only: JSON nested up to orjson's own 1,024 levels."""
+    depth = LIMITS.depth  # the root object makes one more
+    body = b'{"SessionInput": ' + b"[" * depth + b"]" * depth + b"}"
+    assert (
+        too_large(body, JSON)
+        == f"The JSON document nests objects and arrays deeper than {LIMITS.depth} levels"
+    )
+    allowed = LIMITS.depth - 1
+    assert decode(b'{"SessionInput": ' + b"[" * allowed + b"]" * allowed + b"}", JSON)[0] == "SessionInput"

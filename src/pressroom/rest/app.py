@@ -7,7 +7,6 @@ ErrorMessage in the negotiated format for every failure, and no internals in 5xx
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Hashable, MutableMapping
@@ -23,23 +22,22 @@ from pressroom.domain.errors import (
     BadRequest,
     MethodNotAllowed,
     NotFound,
+    NotImplementedHere,
     PayloadTooLarge,
     RangeNotSatisfiable,
-    RequestTimeout,
     RetryLater,
     Unavailable,
 )
-from pressroom.domain.integers import parse_int
 from pressroom.domain.tags import tag_matches
-from pressroom.domain.user import User
 from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, Caller, check_expected_user, clearing_cookie, identify
+from pressroom.rest.body import RequestBody, announces_body, body_limit, read_body
 from pressroom.rest.cors import Cors, is_preflight
 from pressroom.rest.declared import RAW, Responses, UndeclaredResponse, declared_responses
 from pressroom.rest.docs import ApiDocs
 from pressroom.rest.errors import represent_error
 from pressroom.rest.forwarded import Client, client_of
-from pressroom.rest.media import FILE_INPUTS, Rendering, negotiate, parse_media_type
+from pressroom.rest.media import Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer, Trace, request_id
 from pressroom.rest.output.cache import RepresentationCache
@@ -95,6 +93,7 @@ class RestApp:
         if scope["type"] != "http":
             return
         trace = Trace(request_id(_raw_header(scope, b"x-request-id")), scope["method"], scope["path"])
+        request_body = RequestBody(receive, scope)
         client = client_of(scope, self.settings.trusted_proxies)
         trace.client = client.address
         if scope["path"] in operations.PATHS:
@@ -105,7 +104,9 @@ class RestApp:
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")
         else:
             with self.services.permissions.scope():  # the caller's grants are loaded once per request
-                reply = await self.handle(scope, receive, trace, client)
+                reply = await self.handle(scope, request_body, trace, client)
+        if not await request_body.settle():  # the connection cannot carry another request
+            reply.header("connection", "close")
         reply.header("x-request-id", trace.request_id)
         if self.cors.enabled and not reply.cors_done:
             for name, value in self.cors.response_headers(Headers(scope=scope)):
@@ -121,7 +122,7 @@ class RestApp:
                 return dialect, path[len(dialect.prefix) :] or "/"
         return None
 
-    async def handle(self, scope: Scope, receive: Receive, trace: Trace, client: Client) -> Reply:
+    async def handle(self, scope: Scope, body: RequestBody, trace: Trace, client: Client) -> Reply:
         headers = Headers(scope=scope)
         accept = negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
@@ -161,26 +162,26 @@ class RestApp:
             auth = self.services.auth
             caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
             try:
-                return await self._serve(attempt, caller, address, receive, trace)
+                return await self._serve(attempt, caller, address, body, trace)
             except StaleCaller:  # the cache was wrong about the caller: identify from the rows, again
                 if caller.check is not None:
                     auth.forget(caller.check)
                 caller = await identify(
                     auth, self.settings, headers, cookies, method, route.name, address, cached=False
                 )
-                return await self._serve(attempt, caller, address, receive, trace)
+                return await self._serve(attempt, caller, address, body, trace)
         except Exception as error:  # every failure becomes an ErrorMessage
             return self._error(out, error)
 
     async def _serve(
-        self, attempt: _Attempt, caller: Caller, address: str | None, receive: Receive, trace: Trace
+        self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
     ) -> Reply:
         """Serve the request as ``caller``; a cached caller is confirmed before the answer is given
         (StaleCaller when it cannot be: the attempt's writes were rolled back)."""
         request_caller = RequestCaller(caller.user.id, caller.check)
         token = CURRENT.set(request_caller)
         try:
-            return await self._answer(attempt, caller, address, receive, trace)
+            return await self._answer(attempt, caller, address, body, trace)
         except StaleCaller:
             raise
         except Exception:
@@ -191,16 +192,16 @@ class RestApp:
             CURRENT.reset(token)
 
     async def _answer(
-        self, attempt: _Attempt, caller: Caller, address: str | None, receive: Receive, trace: Trace
+        self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
     ) -> Reply:
         headers, method, route = attempt.headers, attempt.method, attempt.route
         trace.user_id = caller.user.id
         check_expected_user(headers, caller.user)
         limit = body_limit(self.settings, caller.user, headers.get("content-type"))
-        if attempt.body is None and method in _READS and not _announces_body(headers):
+        if attempt.body is None and method in _READS and not announces_body(headers):
             attempt.body = b""  # nothing to wait for: a read that announces no body has none we use
         elif attempt.body is None:
-            attempt.body = await _read_body(receive, headers, limit, self.settings.body_read_timeout_seconds)
+            attempt.body = await read_body(body, limit, self.settings)
         elif len(attempt.body) > limit[0]:  # read for a caller the cache got wrong
             raise PayloadTooLarge(f"The request body exceeds {limit[0]} bytes{limit[1]}")
         request = RestRequest(
@@ -319,6 +320,8 @@ class RestApp:
         status, representation = represent_error(out, error)
         if isinstance(error, Unavailable):
             log.warning("database unavailable: %s", error.__cause__ or error)
+        elif isinstance(error, NotImplementedHere):  # an answer, not a fault: one line, no traceback
+            log.info("not implemented: %s", error.message)
         elif status >= 500:
             log.exception("unhandled error", exc_info=error)
         reply = self._represent(out, status, representation)
@@ -392,10 +395,6 @@ class _Attempt:
         self.body: bytes | None = None
 
 
-def _announces_body(headers: Headers) -> bool:
-    return "content-length" in headers or "transfer-encoding" in headers
-
-
 def _raw_header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key == name:
@@ -409,49 +408,6 @@ def _refuse_nul(params: dict[str, Any], query: QueryParams) -> None:
     for name, value in chain(params.items(), query.multi_items()):
         if isinstance(value, str) and "\x00" in value:
             raise BadRequest(f"Parameter '{name}' must not contain a NUL character")
-
-
-def body_limit(settings: Settings, user: User, content_type: str | None) -> tuple[int, str]:
-    """The largest body this caller may send with this Content-Type, and the reason for that limit.
-
-    Only a logged-in caller sending a media type that can carry files (or a generic JSON/XML type, whose
-    root element only names the input after decoding) gets ``max_body_bytes``.
-    """
-    limits = [(settings.max_body_bytes, "")]
-    media = parse_media_type(content_type) if content_type else None
-    if media is None or (media.name and media.name not in FILE_INPUTS):
-        limits.append((settings.max_plain_body_bytes, ", the limit for input that carries no files"))
-    if user.is_anonymous:
-        limits.append((settings.max_anonymous_body_bytes, ", the limit for anonymous callers"))
-    return min(limits, key=lambda limit: limit[0])
-
-
-async def _read_body(receive: Receive, headers: Headers, limit: tuple[int, str], timeout: float) -> bytes:
-    """The whole body, refused as soon as it is known to exceed ``limit`` (declared or counted so far),
-    and ended with a 408 when the client sends nothing for ``timeout`` seconds."""
-    size_limit, reason = limit
-    too_large = f"The request body exceeds {size_limit} bytes{reason}"
-    declared = parse_int(headers.get("content-length") or "")
-    if declared is not None and declared > size_limit:
-        raise PayloadTooLarge(too_large)
-    chunks = []
-    size = 0
-    while True:
-        try:
-            async with asyncio.timeout(timeout):
-                message = await receive()
-        except TimeoutError:
-            raise RequestTimeout(f"The request body did not arrive within {timeout:g} seconds") from None
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > size_limit:
-            raise PayloadTooLarge(too_large)
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

@@ -7,8 +7,9 @@ type-cast as the reference does (digits -> int, decimals -> float, true/false ->
 
 The XML parser is hardened: no entity expansion, no DTD, no network, no huge trees, and documents with
 a DOCTYPE are refused outright. Both formats are held to ``LIMITS`` before a full tree exists: a body of
-millions of tiny elements, or one element with thousands of attributes, is a 413 after bounded work
-(request input is a few hundred elements; file contents travel as base64 text, not as elements).
+millions of tiny elements, one element with thousands of attributes, or nesting past 64 levels is a 413
+after work linear in the body (request input is a few hundred elements; file contents travel as base64
+text, not as elements).
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ HASH_ELEMENTS = frozenset({"fieldValue", "defaultValue", "fieldSettings", "valid
 
 _INT = re.compile(r"^-?[0-9]+$")
 _FLOAT = re.compile(r"^-?[0-9]*\.[0-9]+$")
-_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+# JSON is scanned in pieces of this size: whatever is done to one piece, the work is linear in the body.
+_CHUNK = 16 * 1024
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 
 LIMITS = TreeLimits(elements=50_000, depth=64, attributes=32)
 
@@ -40,22 +43,57 @@ def decode(body: bytes, fmt: str | None) -> tuple[str, Any]:
     return _decode_json(body) if fmt == JSON else _decode_xml(body)
 
 
-def _json_containers(body: bytes) -> int:
-    """How many objects and arrays ``body`` holds at most: counted on the bytes, in C, before parsing.
+def _json_shape(body: bytes) -> tuple[int, int]:
+    """How many objects and arrays ``body`` holds, and how deep they nest, counted on its bytes before
+    parsing, exactly for any well-formed document (a malformed one is orjson's to refuse).
 
-    Brackets inside strings count too unless the first count is over the limit, then strings are cut out
-    and the count is exact for any well-formed document.
+    The body is read once, in pieces of ``_CHUNK`` bytes, carrying from one piece to the next only whether
+    a string is open and a dangling backslash: escapes occur only inside strings, so once ``\\\\`` and
+    ``\\"`` are dropped (left to right, as JSON reads them) every quote left opens or closes a string, and
+    the brackets between strings are the document's. The scan stops at the first count past a limit.
     """
-    count = body.count(b"{") + body.count(b"[")
-    if count > LIMITS.elements:
-        stripped = _JSON_STRING.sub(b"", body)
-        count = stripped.count(b"{") + stripped.count(b"[")
-    return count
+    opened = body.count(b"{") + body.count(b"[")
+    if opened <= LIMITS.depth:  # few brackets anywhere, even inside strings: nothing to find
+        return opened, opened
+    brackets = bytearray()
+    opened = closed = 0
+    in_string = False
+    carry = b""
+    for offset in range(0, len(body), _CHUNK):
+        text = (carry + body[offset : offset + _CHUNK]).replace(b"\\\\", b"").replace(b'\\"', b"")
+        carry = b"\\" if text.endswith(b"\\") else b""  # escapes what starts the next piece
+        parts = text[: len(text) - len(carry)].split(b'"')
+        outside = b"".join(parts[1 if in_string else 0 :: 2]).translate(None, _NOT_BRACKETS)
+        in_string ^= len(parts) % 2 == 0
+        opens = outside.count(b"{") + outside.count(b"[")
+        opened += opens
+        closed += len(outside) - opens
+        if opened > LIMITS.elements or closed > opened:  # too many, or malformed
+            return opened, 0
+        brackets += outside
+    return opened, _depth(bytes(brackets))
+
+
+def _depth(brackets: bytes) -> int:
+    """How deep ``brackets`` nest (0 when they do not match): each round drops the innermost pairs, and
+    the rounds stop past ``LIMITS.depth``."""
+    depth = 0
+    while brackets and depth <= LIMITS.depth:
+        # marked first, then dropped: dropping ``[]`` before looking for ``{}`` would take ``{[]}`` whole
+        inner = brackets.replace(b"[]", b"()").replace(b"{}", b"()").replace(b"()", b"")
+        if len(inner) == len(brackets):
+            return 0
+        brackets = inner
+        depth += 1
+    return depth
 
 
 def _decode_json(body: bytes) -> tuple[str, Any]:
-    if _json_containers(body) > LIMITS.elements:
+    containers, depth = _json_shape(body)
+    if containers > LIMITS.elements:
         raise PayloadTooLarge(f"The JSON document has more than {LIMITS.elements} objects and arrays")
+    if depth > LIMITS.depth:
+        raise PayloadTooLarge(f"The JSON document nests objects and arrays deeper than {LIMITS.depth} levels")
     try:
         document = orjson.loads(body)
     except orjson.JSONDecodeError as exc:
