@@ -17,7 +17,15 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+    values,
+)
 from sqlalchemy import Engine, event
 
 # HTTP's methods (RFC 9110, and PATCH) and those the REST API adds (COPY, MOVE, PUBLISH, SWAP).
@@ -31,6 +39,8 @@ class Metrics:
     requests: Counter
     duration: Histogram
     statements: Counter
+    event_backlog: Gauge
+    webhook_pending: Gauge
 
 
 @cache
@@ -46,7 +56,16 @@ def metrics() -> Metrics:
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0),
         ),
         statements=Counter("pressroom_sql_statements", "SQL statements sent to the database"),
-    )
+        # Measured by the workers' event dispatchers; with several workers, the largest reading of a live one.
+        event_backlog=Gauge(
+            "pressroom_event_backlog", "Events a consumer has not handled yet", ["consumer"],
+            multiprocess_mode="livemax",
+        ),
+        webhook_pending=Gauge(
+            "pressroom_webhook_deliveries_pending", "Webhook deliveries waiting to be sent or retried",
+            multiprocess_mode="livemax",
+        ),
+    )  # fmt: skip
 
 
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
@@ -54,6 +73,14 @@ def observe_request(route: str, method: str, status: int, seconds: float) -> Non
     label = method if method in METHODS else OTHER_METHOD
     recorded.requests.labels(route, label, str(status)).inc()
     recorded.duration.labels(route).observe(seconds)
+
+
+def observe_events(backlogs: dict[str, int], pending: int) -> None:
+    """The event consumers' backlogs (a consumer name is one of a few: webhooks, nats, ...)."""
+    recorded = metrics()
+    for consumer, count in backlogs.items():
+        recorded.event_backlog.labels(consumer).set(count)
+    recorded.webhook_pending.set(pending)
 
 
 def _count_statement(*_args: Any) -> None:

@@ -16,6 +16,7 @@ import orjson
 import pytest
 
 from pressroom.domain.event import Cursor, NewEvent, WebhookInput, new_secret, verify
+from pressroom.metrics import render_metrics
 from pressroom.services.event_dispatch import Dispatcher
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
@@ -214,6 +215,10 @@ def test_webhook_gets_each_event_once_signed_in_order_and_after_being_down(
     append(store, "content.published", 57, version=5)
     drain(one)
     assert len(receiver.received) == 3
+    one.measure()  # /metrics shows what waits
+    metrics = render_metrics().decode()
+    assert "pressroom_webhook_deliveries_pending 2.0" in metrics
+    assert 'pressroom_event_backlog{consumer="webhooks"} 0.0' in metrics  # fanned out, not yet delivered
     receiver.status = 204
     clock.now += 3600  # past the backoff
     drain(one)

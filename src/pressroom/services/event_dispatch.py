@@ -34,6 +34,7 @@ from pressroom.domain.event import (
     matches,
     signed_headers,
 )
+from pressroom.metrics import observe_events
 from pressroom.services.events import refusal
 from pressroom.storage.broker import EventPublisher
 from pressroom.storage.spi import Store
@@ -44,6 +45,7 @@ FAN_OUT = "webhooks"
 BATCH = 500
 CLAIMS = 20
 PRUNE_EVERY = 300.0
+MEASURE_EVERY = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +123,7 @@ class Dispatcher:
         )
         self.clock = clock
         self._pruned_at = 0.0
+        self._measured_at = 0.0
 
     # -- the loop -------------------------------------------------------------------------------------------
     async def run(self, stop: asyncio.Event) -> None:
@@ -146,7 +149,16 @@ class Dispatcher:
         if now - self._pruned_at > PRUNE_EVERY:
             self._pruned_at = now
             await asyncio.to_thread(self.prune, now)
+        if now - self._measured_at > MEASURE_EVERY:
+            self._measured_at = now
+            await asyncio.to_thread(self.measure)
         return busy
+
+    def measure(self) -> None:
+        """Backlogs per consumer and pending deliveries, for ``/metrics``."""
+        with self.store.read() as tx:
+            backlogs, pending = tx.events.backlogs(), tx.webhooks.pending()
+        observe_events(backlogs, pending)
 
     # -- 1. fan-out -----------------------------------------------------------------------------------------
     def fan_out(self) -> bool:
