@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -252,3 +253,47 @@ def test_the_operator_manages_webhooks_from_the_command_line(
     assert run("list")[1] == lines
     assert run("delete", "1") == (0, ["Webhook 1 deleted."])
     assert run("list") == (0, [])
+
+
+def test_the_feed_streams_live_as_server_sent_events_and_resumes(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'live.db'}"
+    with running_server(tmp_path, PRESSROOM_EVENTS_DISPATCH="0") as base:
+        engine = make_engine(database)
+
+        def append_live(version: int) -> None:
+            with SqlStore(engine).write() as tx:
+                tx.events.append(NewEvent("content.published", 14, 57, "content/57", {"versionNo": version}))
+
+        def read_events(headers: dict[str, str], count: int) -> list[tuple[str, dict[str, Any]]]:
+            found: list[tuple[str, dict[str, Any]]] = []
+            with httpx.stream(
+                "GET", f"{base}{PREFIX}/events", headers={"Authorization": ADMIN, **headers}, timeout=10
+            ) as stream:
+                assert stream.status_code == 200
+                assert stream.headers["content-type"].startswith("text/event-stream")
+                event_id = ""
+                for line in stream.iter_lines():
+                    if line.startswith("id: "):
+                        event_id = line[4:]
+                    elif line.startswith("data: "):
+                        found.append((event_id, orjson.loads(line[6:])))
+                        if len(found) == count:
+                            return found
+            return found
+
+        try:
+            append_live(1)
+            append_live(2)
+            first, second = read_events({"Accept": "text/event-stream"}, 2)
+            assert [first[1]["data"]["versionNo"], second[1]["data"]["versionNo"]] == [1, 2]
+            assert first[0] == first[1]["cursor"]  # the SSE id is the cursor
+            threading.Timer(0.5, append_live, (3,)).start()  # arrives while the client waits
+            resumed = read_events({"Accept": "text/event-stream", "Last-Event-ID": first[0]}, 2)
+            assert [event["data"]["versionNo"] for _, event in resumed] == [2, 3]
+            refused = httpx.get(
+                f"{base}{PREFIX}/events",
+                headers={"Authorization": ADMIN, "Accept": "text/event-stream", "Last-Event-ID": "junk"},
+            )
+            assert refused.status_code == 400
+        finally:
+            engine.dispose()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable, Hashable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
 from itertools import chain
 from typing import Any
 
@@ -44,7 +44,7 @@ from pressroom.rest.output.cache import RepresentationCache
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
-from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, WithHeaders
+from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, Stream, WithHeaders
 from pressroom.rest.routing import Route, Router
 from pressroom.services.container import Services
 
@@ -62,13 +62,14 @@ _READS = frozenset(("GET", "HEAD"))
 class Reply:
     """A response under construction: status, headers (in order) and body."""
 
-    __slots__ = ("body", "cors_done", "headers", "status")
+    __slots__ = ("body", "cors_done", "headers", "status", "stream")
 
     def __init__(self, status: int, body: bytes = b"") -> None:
         self.status = status
         self.headers: list[tuple[bytes, bytes]] = []
         self.body = body
         self.cors_done = False  # a preflight answer carries its own CORS headers
+        self.stream: Callable[[], AsyncIterator[bytes]] | None = None  # a body sent in pieces
 
     def header(self, name: str, value: str) -> None:
         self.headers.append((name.encode("latin-1"), value.encode("latin-1")))
@@ -112,8 +113,11 @@ class RestApp:
             for name, value in self.cors.response_headers(Headers(scope=scope)):
                 reply.header(name, value)
         await send({"type": "http.response.start", "status": reply.status, "headers": reply.headers})
-        body = b"" if scope["method"] == "HEAD" else reply.body
-        await send({"type": "http.response.body", "body": body})
+        if reply.stream is not None and scope["method"] != "HEAD":
+            await _send_stream(reply.stream, send)
+        else:
+            body = b"" if scope["method"] == "HEAD" else reply.body
+            await send({"type": "http.response.body", "body": body})
         trace.finish(reply.status, self.settings.access_log)
 
     def _dialect(self, path: str) -> tuple[Dialect, str] | None:
@@ -236,6 +240,13 @@ class RestApp:
         return reply
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
+        if isinstance(result, Stream):
+            reply = Reply(200)
+            reply.stream = result.chunks
+            reply.header("content-type", result.media_type)
+            for name, value in result.headers.items():
+                reply.header(name, value)
+            return reply
         if isinstance(result, RawBody):
             reply = Reply(result.status, result.content)
             reply.header("content-type", result.media_type)
@@ -408,6 +419,19 @@ def _refuse_nul(params: dict[str, Any], query: QueryParams) -> None:
     for name, value in chain(params.items(), query.multi_items()):
         if isinstance(value, str) and "\x00" in value:
             raise BadRequest(f"Parameter '{name}' must not contain a NUL character")
+
+
+async def _send_stream(chunks: Callable[[], AsyncIterator[bytes]], send: Send) -> None:
+    """Send each piece as it comes; a client that went away ends the stream (its send fails)."""
+    source = chunks()
+    try:
+        async for chunk in source:
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+    except Exception:  # the connection is gone: nothing to answer
+        log.debug("stream ended by the client")
+    finally:
+        await source.aclose()  # type: ignore[attr-defined]
 
 
 async def _lifespan(receive: Receive, send: Send) -> None:

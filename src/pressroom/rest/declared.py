@@ -18,7 +18,7 @@ import typing
 from typing import Any
 
 from pressroom.rest.output.visitor import output_of
-from pressroom.rest.responses import Created, NoContent, RawBody, Redirect
+from pressroom.rest.responses import Created, NoContent, RawBody, Redirect, Stream
 from pressroom.rest.routing import Route
 
 RAW = "*/*"  # a stored file, answered under its own media type
@@ -68,7 +68,7 @@ def _outcomes(route: Route, returned: Any) -> list[tuple[int, str | None]]:
             outcomes.append((204, None))
         elif kind is Redirect:
             outcomes.append((307, None))
-        elif kind is RawBody:
+        elif kind is RawBody or kind is Stream:
             outcomes.append((200, RAW))
         else:
             outcomes.extend((200, media) for media in _media(route, kind))

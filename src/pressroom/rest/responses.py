@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -57,3 +58,13 @@ class RawBody:
     media_type: str
     headers: dict[str, str] = field(default_factory=dict)
     status: int = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    """A 200 whose body is sent in pieces as ``chunks`` yields them (Server-Sent Events), until it ends or
+    the client goes away."""
+
+    chunks: Callable[[], AsyncIterator[bytes]]
+    media_type: str
+    headers: dict[str, str] = field(default_factory=dict)
