@@ -191,3 +191,48 @@ def test_keyword_criteria_compare_whole_keywords(
         "Field": {"name": "title", "operator": "CONTAINS", "value": "string"},
     }
     assert found_in(db_api, fmt, title) == [substrings]
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_criteria_take_lists_as_json_arrays_and_nested_xml_values(api: Api, data: Data, fmt: str) -> None:
+    """A list in XML is written ``<value><value>a</value><value>b</value></value>`` (decoded as
+    ``{"value": [...]}``); JSON sends an array. Both select the same items, in every criterion that
+    takes a list, and a single ``<value>a</value>`` stays valid."""
+    one, two, three = data.items
+
+    def listed(*values: Any) -> Any:
+        return list(values) if fmt == "json" else {"value": list(values)}
+
+    typed = {"ContentTypeIdCriterion": listed(data.type_id)}
+    cases: list[tuple[dict[str, Any], list[int]]] = [
+        ({"Field": {"name": "rank", "operator": "IN", "value": listed(10, 30)}}, [one, three]),
+        (
+            {"Field": {"name": "title", "operator": "IN", "value": listed("alpha one", "beta two")}},
+            [one, two],
+        ),
+        ({"Field": {"name": "rank", "operator": "BETWEEN", "value": listed(15, 25)}}, [two]),
+        ({"Field": {"name": "rank", "operator": "EQ", "value": 30}}, [three]),
+        ({"ContentIdCriterion": listed(one, three)}, [one, three]),
+        (
+            {
+                "DateMetadataCriterion": {
+                    "Target": "created",
+                    "Operator": "BETWEEN",
+                    "Value": listed(1, 2**40),
+                }
+            },
+            data.items,
+        ),
+        ({"UserMetadataCriterion": {"Target": "owner", "Value": listed(10, ADMIN_ID)}}, data.items),
+        (
+            {
+                "ObjectStateIdentifierCriterion": {
+                    "value": listed("locked", "not_locked"),
+                    "target": "ez_lock",
+                }
+            },
+            data.items,
+        ),
+    ]
+    for criteria, expected in cases:
+        assert found_in(api, fmt, {**typed, **criteria}) == expected, criteria
