@@ -144,3 +144,22 @@ def test_statements_do_not_grow_with_the_page(api: Api) -> None:
     identifiers(api, {"limit": 1})  # the first request of a client also verifies its password
     # Basic re-reads the caller's account (one query), then one query per table (types, groups, fields)
     assert count(1) == count(6) == 4
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_group_names_match_in_any_case_and_identifiers_exactly(api: Api, fmt: str) -> None:
+    """ContentTypeGroupNameCriterion compares as the reference's collation does: ``media`` is the group
+    Media. Identifiers stay case-sensitive, deliberately."""
+
+    def found(criteria: dict[str, Any]) -> list[str]:
+        response = view(api, {"Query": criteria, "SortClauses": {"Identifier": "ascending"}}, fmt=fmt)
+        assert response.status_code == 200, response.text
+        if fmt == "json":
+            return [t["identifier"] for t in response.json()["ContentTypeList"]["ContentType"]]
+        return [t.findtext("identifier") for t in xml(response).findall("ContentType")]
+
+    assert found({"ContentTypeGroupNameCriterion": "media"}) == ["file", "image"]
+    assert found({"ContentTypeGroupNameCriterion": "USERS,nowhere"}) == ["user", "user_group"]
+    assert found({"ContentTypeGroupNameCriterion": "Media"}) == ["file", "image"]
+    assert found({"ContentTypeGroupIdentifierCriterion": "media"}) == []
+    assert found({"ContentTypeIdentifierCriterion": "Folder"}) == []

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import text
+from sqlalchemy import Engine, literal, or_, select, text
 from starlette.testclient import TestClient
 
 from pressroom.app import create_app
-from pressroom.domain.errors import Unavailable
+from pressroom.domain.errors import BadRequest, Unavailable
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
 from pressroom.storage.sql.store import SqlStore
@@ -142,5 +142,25 @@ def test_a_write_that_begins_on_a_killed_postgres_connection_is_503_and_the_next
             tx.connection.execute(text("SELECT 1"))
         with store.write() as tx:
             assert tx.connection.execute(text("SELECT 1")).scalar_one() == 1
+    finally:
+        engine.dispose()
+
+
+def test_a_statement_past_a_database_limit_is_a_400_not_a_retry(engine: Engine) -> None:
+    """A statement the database refuses for its size (SQLite returns at most 2,000 columns, PostgreSQL
+    1,664) fails however often it is retried: a 400 saying the query is too complex, not the 503 that
+    tells the client to retry."""
+    wide = select(*(literal(number).label(f"c{number}") for number in range(2_001)))
+    with pytest.raises(BadRequest, match="too complex"), SqlStore(engine).read() as tx:
+        tx.connection.execute(wide)
+
+
+def test_an_expression_too_deep_for_sqlite_is_a_400_not_a_retry(sqlite_url: str) -> None:
+    """SQLite parses ``a OR b OR ...`` one level per term and refuses 1,000 levels."""
+    engine = make_engine(sqlite_url)
+    deep = select(literal(1)).where(or_(*(literal(number) == 0 for number in range(1_100))))
+    try:
+        with pytest.raises(BadRequest, match="too complex"), SqlStore(engine).read() as tx:
+            tx.connection.execute(deep)
     finally:
         engine.dispose()

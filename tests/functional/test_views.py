@@ -282,6 +282,51 @@ def test_bad_input_is_a_400_naming_the_fault(api: Api, view: dict[str, Any], nam
     assert named in response.json()["ErrorMessage"]["errorDescription"]
 
 
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        (
+            {"Filter": {"DateMetadataCriterion": {"Target": "modified", "Operator": "GT", "Value": 2**63}}},
+            "DateMetadataCriterion.Value is out of range",
+        ),
+        (
+            {"Filter": {"ImageFileSizeCriterion": {"fieldDefIdentifier": "image", "size": {"max": 1e308}}}},
+            "ImageFileSizeCriterion.size.max must be a non-negative number below 1e+12",
+        ),
+        (
+            {
+                "Filter": {
+                    "ImageDimensionsCriterion": {"fieldDefIdentifier": "image", "width": {"min": 2**63}}
+                }
+            },
+            "ImageDimensionsCriterion.width.min must be a non-negative number below 1e+12",
+        ),
+        # 1,990 sort clauses held SQLite for 7 s (PostgreSQL: a 503 for its 1,664 terms)
+        ({"SortClauses": [{"ContentName": "ascending"}] * 17}, "holds more than 16 sort clauses"),
+        ({"SortClauses": {"DatePublished": ["descending"] * 17}}, "holds more than 16 sort clauses"),
+    ],
+)
+def test_numbers_out_of_range_and_costly_sorts_are_a_400_on_both_databases(
+    db_api: Api, query: dict[str, Any], named: str
+) -> None:
+    """These were 500s (Python ints past 64 bits handed to SQLite, an infinite size in megabytes
+    multiplied into bytes) or held the database for seconds."""
+    anonymous = Api(db_api.client, auth=None)
+    response = post_view(anonymous, view_input(query))
+    assert response.status_code == 400, response.text
+    assert named in response.json()["ErrorMessage"]["errorDescription"]
+
+
+def test_criteria_nested_a_thousand_deep_are_a_400_on_both_databases(db_api: Api) -> None:
+    """A NOT nested 1,000 deep was a RecursionError (a 500): the depth is bounded while the tree is read.
+    (XML meets the decoder's own depth bound first.)"""
+    nested = '{"NOT":' * 1_000 + '{"ContentIdCriterion": 1}' + "}" * 1_000
+    body = f'{{"ViewInput": {{"identifier": "deep", "ContentQuery": {{"Filter": {nested}}}}}}}'
+    response = post_view(db_api, body)
+    assert response.status_code == 400, response.text
+    assert "nests criteria more than 32 levels deep" in response.json()["ErrorMessage"]["errorDescription"]
+
+
 XML_VIEW = """<?xml version="1.0" encoding="UTF-8"?>
 <ViewInput>
   <identifier>xml-view</identifier>

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.functional.content_support import content_info
+import pytest
+
+from tests.functional.content_support import (
+    content_create,
+    content_info,
+    encode,
+    field,
+    post_content,
+    publish,
+)
+from tests.functional.content_types_support import field as field_definition
+from tests.functional.content_types_support import new_type
+from tests.functional.support import unique
 from tests.functional.test_views import Data, content_ids, data, found, search
 from tests.functional.tree_support import location
 from tests.helpers import Api, media
@@ -117,3 +129,110 @@ def test_sort_by_name_and_by_field(api: Api, data: Data) -> None:
     )
     assert response.status_code == 200, response.text
     assert content_ids(response.json()["View"]["Result"]) == list(reversed(data.items))
+
+
+@pytest.fixture
+def tagged(db_api: Api) -> tuple[int, list[int]]:
+    """A type with a keyword field ``tags``, and three items of it: tagged ``foobaz, bazfoo`` (foo only
+    inside keywords), ``foo, bar`` and ``bar``."""
+    created = new_type(
+        db_api,
+        identifier=unique("tagged"),
+        fields=[field_definition("title"), field_definition("tags", "ezkeyword")],
+    )
+    items = []
+    for title, tags in (("substrings", ["foobaz", "bazfoo"]), ("whole", ["foo", "bar"]), ("other", ["bar"])):
+        body = content_create([field("title", title), field("tags", tags)], type_id=created["id"])
+        response = post_content(db_api, body)
+        assert response.status_code == 201, response.text
+        items.append(response.json()["Content"]["_id"])
+        publish(db_api, items[-1])
+    return created["id"], items
+
+
+def found_in(api: Api, fmt: str, criteria: dict[str, Any]) -> list[int]:
+    """The ids ``criteria`` find, the ViewInput sent in ``fmt``."""
+    body = {
+        "identifier": "t",
+        "ContentQuery": {"Filter": criteria, "SortClauses": {"ContentId": "ascending"}},
+    }
+    response = api.post(
+        "/views",
+        body=encode("ViewInput", body, fmt),
+        content_type=media("ViewInput", fmt) + "; version=1.1",
+        accept=media("View"),
+    )
+    assert response.status_code == 200, response.text
+    return content_ids(response.json()["View"]["Result"])
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_keyword_criteria_compare_whole_keywords(
+    db_api: Api, tagged: tuple[int, list[int]], fmt: str
+) -> None:
+    type_id, (substrings, whole, other) = tagged
+
+    def tags(operator: str, value: Any) -> list[int]:
+        criteria = {
+            "ContentTypeIdCriterion": type_id,
+            "Field": {"name": "tags", "operator": operator, "value": value},
+        }
+        return found_in(db_api, fmt, criteria)
+
+    assert tags("CONTAINS", "foo") == [whole]  # not the item whose keywords only contain "foo"
+    assert tags("CONTAINS", "FOO") == [whole]
+    assert tags("CONTAINS", "baz") == []
+    assert tags("EQ", "foo") == [whole]
+    assert tags("IN", ["foo", "bar"]) == [whole, other]
+    assert tags("IN", ["fooba", "azfoo"]) == []
+    # a text field still matches a part of its text
+    title = {
+        "ContentTypeIdCriterion": type_id,
+        "Field": {"name": "title", "operator": "CONTAINS", "value": "string"},
+    }
+    assert found_in(db_api, fmt, title) == [substrings]
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_criteria_take_lists_as_json_arrays_and_nested_xml_values(api: Api, data: Data, fmt: str) -> None:
+    """A list in XML is written ``<value><value>a</value><value>b</value></value>`` (decoded as
+    ``{"value": [...]}``); JSON sends an array. Both select the same items, in every criterion that
+    takes a list, and a single ``<value>a</value>`` stays valid."""
+    one, two, three = data.items
+
+    def listed(*values: Any) -> Any:
+        return list(values) if fmt == "json" else {"value": list(values)}
+
+    typed = {"ContentTypeIdCriterion": listed(data.type_id)}
+    cases: list[tuple[dict[str, Any], list[int]]] = [
+        ({"Field": {"name": "rank", "operator": "IN", "value": listed(10, 30)}}, [one, three]),
+        (
+            {"Field": {"name": "title", "operator": "IN", "value": listed("alpha one", "beta two")}},
+            [one, two],
+        ),
+        ({"Field": {"name": "rank", "operator": "BETWEEN", "value": listed(15, 25)}}, [two]),
+        ({"Field": {"name": "rank", "operator": "EQ", "value": 30}}, [three]),
+        ({"ContentIdCriterion": listed(one, three)}, [one, three]),
+        (
+            {
+                "DateMetadataCriterion": {
+                    "Target": "created",
+                    "Operator": "BETWEEN",
+                    "Value": listed(1, 2**40),
+                }
+            },
+            data.items,
+        ),
+        ({"UserMetadataCriterion": {"Target": "owner", "Value": listed(10, ADMIN_ID)}}, data.items),
+        (
+            {
+                "ObjectStateIdentifierCriterion": {
+                    "value": listed("locked", "not_locked"),
+                    "target": "ez_lock",
+                }
+            },
+            data.items,
+        ),
+    ]
+    for criteria, expected in cases:
+        assert found_in(api, fmt, {**typed, **criteria}) == expected, criteria

@@ -19,7 +19,13 @@ from pressroom.domain.search import (
 from pressroom.rest.input.criteria import CRITERION_KEYS, MAX_CRITERIA, MAX_DEPTH, MAX_VALUES, parse_criteria
 from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
-from pressroom.rest.input.view import ViewRequest, parse_view_input
+from pressroom.rest.input.view import (
+    MAX_SORT_CLAUSES,
+    SIMPLE_SORTS,
+    ViewRequest,
+    parse_sort_clauses,
+    parse_view_input,
+)
 
 MB = 1024 * 1024
 
@@ -244,10 +250,10 @@ def sort(clauses: Any) -> tuple[SortClause, ...]:
 
 
 def test_sort_clauses() -> None:
+    # the second DatePublished cannot change the order the first gives: left out
     assert sort({"ContentName": "ascending", "DatePublished": ["descending", "ascending"]}) == (
         SortClause(SortKey.CONTENT_NAME, True),
         SortClause(SortKey.DATE_PUBLISHED, False),
-        SortClause(SortKey.DATE_PUBLISHED, True),
     )
     field = SortClause(SortKey.FIELD, False, type_identifier="article", field_identifier="title")
     assert sort({"Field": {"identifier": "article/title", "direction": "descending"}}) == (field,)
@@ -429,3 +435,48 @@ def test_criteria_maps_are_bounded_before_the_database_fails_them() -> None:
     with pytest.raises(BadRequest, match="more than 32 levels"):
         parse_criteria(nested, "Filter")
     assert isinstance(parse_criteria(nested["NOT"], "Filter"), q.LogicalNot)
+
+
+def test_xml_nested_values_are_lists_for_every_criterion_that_takes_one() -> None:
+    """``<value><value>a</value><value>b</value></value>`` decodes to ``{"value": [...]}``: a list."""
+    _, tree = decode(
+        b"<Filter><Field><name>tags</name><operator>IN</operator>"
+        b"<value><value>a</value><value>b</value></value></Field></Filter>",
+        "xml",
+    )
+    assert parse_criteria(tree, "Filter") == q.Field("tags", "IN", ("a", "b"))
+    nested = {"value": ["1", "2"]}
+    assert one("ContentIdCriterion", nested) == q.ContentId((1, 2))
+    assert one("SubtreeCriterion", {"value": "/1/2/"}) == q.Subtree(("/1/2/",))
+    assert one("UserMetadataCriterion", {"Target": "owner", "Value": nested}) == q.UserMetadata(
+        "owner", (1, 2)
+    )
+    assert one(
+        "DateMetadataCriterion", {"Target": "created", "Operator": "BETWEEN", "Value": nested}
+    ) == q.DateMetadata("created", "BETWEEN", (1, 2))
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "named"),
+    [
+        ("DateMetadataCriterion", {"Target": "created", "Value": 2**63}, "Value is out of range"),
+        ("DateMetadataCriterion", {"Target": "created", "Value": "-9223372036854775809"}, "out of range"),
+        ("ImageFileSizeCriterion", {"fieldDefIdentifier": "i", "size": {"max": 1e308}}, "size.max"),
+        ("ImageDimensionsCriterion", {"fieldDefIdentifier": "i", "height": {"min": "1e13"}}, "height.min"),
+    ],
+)
+def test_numbers_past_what_the_database_holds_are_refused_by_name(key: str, value: Any, named: str) -> None:
+    with pytest.raises(BadRequest, match=named):
+        one(key, value)
+
+
+def test_sort_clauses_are_bounded_and_a_repeated_key_is_left_out() -> None:
+    names = ["ContentId", "ContentName", "DatePublished", "DateModified"]
+    sixteen = parse_sort_clauses([{name: "descending"} for name in names] * 4, "SortClauses")
+    assert sixteen == tuple(SortClause(SIMPLE_SORTS[name], False) for name in names)
+    fields = parse_sort_clauses(
+        [{"Field": {"identifier": f"a/{name}", "direction": "ascending"}} for name in ("x", "y", "x")], "S"
+    )
+    assert [clause.field_identifier for clause in fields] == ["x", "y"]
+    with pytest.raises(BadRequest, match=f"more than {MAX_SORT_CLAUSES} sort clauses"):
+        parse_sort_clauses({"ContentId": ["ascending"] * (MAX_SORT_CLAUSES + 1)}, "SortClauses")

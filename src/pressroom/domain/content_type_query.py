@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# What a condition compares: the type's id or identifier, or the id or identifier of one of its groups
-# (a group's identifier is also its name).
+# What a condition compares: the type's id or identifier, or the id, identifier or name of one of its
+# groups. A group's name is its identifier compared without regard to case, as the reference's collation
+# compares names; identifiers stay case-sensitive, deliberately.
 TYPE_ID = "id"
 TYPE_IDENTIFIER = "identifier"
 GROUP_ID = "group_id"
 GROUP_IDENTIFIER = "group_identifier"
+GROUP_NAME = "group_name"
 INTEGER_FIELDS = (TYPE_ID, GROUP_ID)
 SORT_FIELDS = (TYPE_ID, TYPE_IDENTIFIER)
 DEFAULT_LIMIT = 25

@@ -275,8 +275,8 @@ class Field(Criterion):
     """The field ``identifier`` (of any content type that has it) compared with ``operator``.
 
     ``values`` holds one value for EQ/LT/LTE/GT/GTE/LIKE/CONTAINS, two for BETWEEN, any number for IN.
-    LIKE uses ``*`` as wildcard; CONTAINS matches a value among the field's match values (keywords,
-    selections, authors, relations) or a substring of its text.
+    LIKE uses ``*`` as wildcard; CONTAINS matches a whole keyword of a keyword field, elsewhere a
+    substring of a match value (text, selections, authors) or an equal number (relations).
     """
 
     identifier: str

@@ -19,6 +19,7 @@ from pressroom.domain.content_type_query import (
     DEFAULT_LIMIT,
     GROUP_ID,
     GROUP_IDENTIFIER,
+    GROUP_NAME,
     INTEGER_FIELDS,
     TYPE_ID,
     TYPE_IDENTIFIER,
@@ -33,7 +34,7 @@ CRITERIA = {
     "ContentTypeIdentifier": TYPE_IDENTIFIER,
     "ContentTypeGroupId": GROUP_ID,
     "ContentTypeGroupIdentifier": GROUP_IDENTIFIER,
-    "ContentTypeGroupName": GROUP_IDENTIFIER,  # a group's name is its identifier
+    "ContentTypeGroupName": GROUP_NAME,  # a group's name is its identifier, in any case
 }
 SORT_CLAUSES = {"Id": TYPE_ID, "Identifier": TYPE_IDENTIFIER}
 DIRECTIONS = {"ascending": False, "asc": False, "descending": True, "desc": True}

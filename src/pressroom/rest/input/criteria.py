@@ -24,11 +24,12 @@ from typing import Any
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest
-from pressroom.domain.integers import MAX_ID, parse_int
+from pressroom.domain.integers import MAX_ID, check_range, parse_int
 from pressroom.rest.input.node import as_list
 
 _PATH_STRING = re.compile(r"^/(?:[0-9]{1,10}/)+$")
 _BYTES_PER_MB = 1024 * 1024
+_BOUND_MAX = 1e12  # image sizes (megabytes) and dimensions (pixels): 1e12 MB still fits in 64 bits as bytes
 _TARGETS = ("owner", "group", "modifier")
 _DATE_TARGETS = ("modified", "created", "published")
 _DATE_OPERATORS = ("IN", "EQ", "GT", "GTE", "LT", "LTE", "BETWEEN")
@@ -53,6 +54,8 @@ def parse_criteria(data: Any, where: str) -> q.Criterion:
 # Bounds of one criteria map. SQLite refuses an expression more than 1000 levels deep, and an OR of n
 # criteria is n levels there (an OR of 1,500 ids as separate criteria failed); PostgreSQL takes at most
 # 65,535 parameters per statement. Past these the database would fail the query: a 400 says why instead.
+# The depth is checked while the tree is read, before Python's own recursion limit is near (a NOT nested
+# 1,000 deep was a RecursionError, a 500).
 MAX_CRITERIA = 256
 MAX_DEPTH = 32
 MAX_VALUES = 10_000
@@ -60,16 +63,14 @@ MAX_VALUES = 10_000
 
 def _check_size(root: q.Criterion, where: str) -> None:
     criteria = values = 0
-    stack: list[tuple[q.Criterion, int]] = [(root, 1)]
+    stack: list[q.Criterion] = [root]
     while stack:
-        node, depth = stack.pop()
+        node = stack.pop()
         criteria += 1
-        if depth > MAX_DEPTH:
-            raise BadRequest(f"{where} nests criteria more than {MAX_DEPTH} levels deep")
         if isinstance(node, q.LogicalAnd | q.LogicalOr):
-            stack.extend((part, depth + 1) for part in node.criteria)
+            stack.extend(node.criteria)
         elif isinstance(node, q.LogicalNot):
-            stack.append((node.criterion, depth + 1))
+            stack.append(node.criterion)
         else:
             values += sum(len(item) for item in _tuples(node))
     if criteria > MAX_CRITERIA:
@@ -84,10 +85,15 @@ def _tuples(node: q.Criterion) -> list[tuple[Any, ...]]:
     return [item for item in (getattr(node, name) for name in names) if isinstance(item, tuple)]
 
 
-def criterion(key: str, value: Any, where: str) -> q.Criterion:
-    """The criterion ``key`` with its ``value`` (BadRequest naming ``where`` when either is wrong)."""
+def criterion(key: str, value: Any, where: str, depth: int = 1) -> q.Criterion:
+    """The criterion ``key`` with its ``value`` (BadRequest naming ``where`` when either is wrong);
+    ``depth``: how many levels of criteria hold it, itself included."""
+    if depth > MAX_DEPTH:
+        raise BadRequest(f"{where} nests criteria more than {MAX_DEPTH} levels deep")
     if key in ("AND", "OR"):
-        parts = tuple(criterion(name, item, f"{where}.{name}") for name, item in _flattened(value, where))
+        parts = tuple(
+            criterion(name, item, f"{where}.{name}", depth + 1) for name, item in _flattened(value, where)
+        )
         if not parts:
             raise BadRequest(f"{where} needs at least one criterion")
         return q.LogicalAnd(parts) if key == "AND" else q.LogicalOr(parts)
@@ -95,7 +101,7 @@ def criterion(key: str, value: Any, where: str) -> q.Criterion:
         if not isinstance(value, dict) or len(value) != 1:
             raise BadRequest(f"{where} must hold exactly one criterion")
         ((name, item),) = value.items()
-        return q.LogicalNot(criterion(name, item, f"{where}.{name}"))
+        return q.LogicalNot(criterion(name, item, f"{where}.{name}", depth + 1))
     parser = _PARSERS.get(key)
     if parser is None:
         raise BadRequest(_unknown(key, where))
@@ -131,10 +137,18 @@ def _flattened(value: Any, where: str) -> list[tuple[str, Any]]:
 # --- value readers
 
 
+def _listed(value: Any) -> list[Any]:
+    """The values of a criterion that takes a list: one value, an array, or XML's nested form
+    ``<value><value>a</value><value>b</value></value>`` (decoded as ``{"value": [...]}``)."""
+    if isinstance(value, dict) and value.keys() == {"value"}:
+        value = value["value"]
+    return as_list(value)
+
+
 def _texts(value: Any, where: str) -> tuple[str, ...]:
     """One value, a comma string or an array of those: the non-blank parts, at least one."""
     texts: list[str] = []
-    for item in as_list(value):
+    for item in _listed(value):
         if isinstance(item, bool) or not isinstance(item, str | int | float):
             raise BadRequest(f"{where} must be a value, a comma-separated list or an array of values")
         texts.extend(part.strip() for part in str(item).split(",") if part.strip())
@@ -269,11 +283,11 @@ def _date_metadata(value: Any, where: str) -> q.Criterion:
     target = _choice(_required(data, "Target", where), _DATE_TARGETS, f"{where}.Target", lower=True)
     operator = _operator(data, "Operator", _DATE_OPERATORS, "IN", where)
     values = []
-    for item in as_list(_required(data, "Value", where)):
+    for item in _listed(_required(data, "Value", where)):
         number = parse_int(item) if isinstance(item, str) else item
         if isinstance(number, bool) or not isinstance(number, int):
             raise BadRequest(f"{where}.Value must be Unix timestamps, got '{item}'")
-        values.append(number)
+        values.append(check_range(number, f"{where}.Value"))
     _arity(operator, len(values), where)
     return q.DateMetadata(target, operator, tuple(values))
 
@@ -287,7 +301,7 @@ def _field(value: Any, where: str) -> q.Criterion:
     if "value" not in data:
         raise BadRequest(f"Missing 'value' in {where}")
     values: list[q.FieldScalar] = []
-    for item in as_list(data["value"]) if data["value"] is not None else []:
+    for item in _listed(data["value"]) if data["value"] is not None else []:
         if not isinstance(item, str | int | float | bool):
             raise BadRequest(f"{where}.value must be a value or an array of values")
         values.append(item)
@@ -319,8 +333,10 @@ def _bounds(data: dict[str, Any], key: str, where: str, scale: int = 1) -> tuple
                     number = float(item)
                 except ValueError:
                     number = None
-        if isinstance(number, bool) or not isinstance(number, int | float) or number < 0:
-            raise BadRequest(f"{where}.{key}.{side} must be a non-negative number, got '{item}'")
+        if isinstance(number, bool) or not isinstance(number, int | float) or not 0 <= number < _BOUND_MAX:
+            raise BadRequest(
+                f"{where}.{key}.{side} must be a non-negative number below {_BOUND_MAX:g}, got '{item}'"
+            )
         result.append(int(number * scale))
     return result[0], result[1]
 

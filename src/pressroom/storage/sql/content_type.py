@@ -29,6 +29,7 @@ from pressroom.domain.content_type import (
 )
 from pressroom.domain.content_type_query import (
     GROUP_ID,
+    GROUP_NAME,
     TYPE_ID,
     TYPE_IDENTIFIER,
     ContentTypeQuery,
@@ -206,8 +207,7 @@ class SqlContentTypeGateway:
         order = [_SORT_COLUMNS[field].desc() if desc else _SORT_COLUMNS[field] for field, desc in query.sort]
         return self._load(condition, (*order, types.c.id), query.offset, query.limit)
 
-    @staticmethod
-    def _condition(item: TypeCondition) -> Any:
+    def _condition(self, item: TypeCondition) -> Any:
         if item.field == TYPE_ID:
             return types.c.id.in_(item.values)
         if item.field == TYPE_IDENTIFIER:
@@ -215,8 +215,17 @@ class SqlContentTypeGateway:
         grouped = select(links.c.content_type_id).where(links.c.status == STATUS_CODES[DEFINED])
         if item.field == GROUP_ID:
             return types.c.id.in_(grouped.where(links.c.group_id.in_(item.values)))
+        if item.field == GROUP_NAME:
+            return types.c.id.in_(grouped.where(links.c.group_id.in_(self._groups_named(item.values))))
         named = select(groups.c.id).where(groups.c.identifier.in_(item.values))
         return types.c.id.in_(grouped.where(links.c.group_id.in_(named)))
+
+    def _groups_named(self, names: Iterable[object]) -> builtins.list[int]:
+        """The ids of the groups whose identifier is one of ``names`` in any case. Folded here, not in SQL:
+        SQLite's lower() folds ASCII letters only, and groups are few."""
+        wanted = {str(name).casefold() for name in names}
+        rows = self.c.execute(select(groups.c.id, groups.c.identifier))
+        return [row.id for row in rows if row.identifier.casefold() in wanted]
 
     def _load(
         self,

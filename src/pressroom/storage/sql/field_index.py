@@ -10,7 +10,9 @@ PUBLISHED items itself.
 Operands compare like the index stores values (``domain/search_index.py``): text lower-cased, booleans as
 0 and 1. Equality takes a number or a numeric string both as a number and as a text (REST clients send
 ``"42"`` for an integer field as often as ``42``); a range compares numerically whenever the operand is
-a number or a numeric string, else as text. The criteria match a value in any translation.
+a number or a numeric string, else as text. CONTAINS on a keyword field matches a whole keyword
+(``tags CONTAINS foo`` does not find an item tagged ``foobaz``), as the reference compares keywords; on
+other fields a substring of the text. The criteria match a value in any translation.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, Select, Subquery, and_, func, or_, select
+from sqlalchemy import ColumnElement, FromClause, Select, Subquery, and_, func, not_, or_, select
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import InvalidArgument
+from pressroom.domain.fieldtypes.ezkeyword import KeywordType
 from pressroom.domain.search_index import index_string
 from pressroom.storage.sql.full_text import text_match, text_scores
 from pressroom.storage.sql.schema import content_types, field_definitions, field_index
@@ -33,10 +36,13 @@ _LIKE_SPECIAL = re.compile(r"([\\%_])")
 ORIENTATIONS = ("landscape", "portrait", "square")
 
 
-def _definitions(identifier: str) -> Select[Any]:
+WHOLE_VALUE_TYPES = (KeywordType.identifier,)  # CONTAINS matches one of their values whole
+
+
+def _definitions(identifier: str, *conditions: ColumnElement[bool]) -> Select[Any]:
     """The ids of the defined field definitions ``identifier`` (of any content type)."""
     return select(field_definitions.c.id).where(
-        field_definitions.c.identifier == identifier, field_definitions.c.status == DEFINED
+        field_definitions.c.identifier == identifier, field_definitions.c.status == DEFINED, *conditions
     )
 
 
@@ -102,7 +108,11 @@ def _value_condition(criterion: q.Field) -> ColumnElement[bool]:
     if operator == "CONTAINS":
         inside = field_index.c.string_value.like(f"%{_like(str(values[0]))}%", escape="\\")
         number = _number(values[0])
-        return inside if number is None else or_(field_index.c.number_value == number, inside)
+        partial = inside if number is None else or_(field_index.c.number_value == number, inside)
+        whole = field_index.c.field_definition_id.in_(
+            _definitions(criterion.identifier, field_definitions.c.field_type.in_(WHOLE_VALUE_TYPES))
+        )
+        return or_(and_(whole, _equal(values[0])), and_(not_(whole), partial))
     raise InvalidArgument(f"Field criterion '{criterion.identifier}': unknown operator '{operator}'")
 
 

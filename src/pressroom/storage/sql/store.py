@@ -149,6 +149,29 @@ TOO_LONG = "A text in the request is longer than the repository stores"
 _TRUNCATION_SQLSTATE = "22001"  # PostgreSQL string_data_right_truncation
 UNAVAILABLE = "The repository database is unavailable; nothing was changed. Please retry"
 RETRY_AFTER_SECONDS = 2
+TOO_COMPLEX = "The query is too complex for the repository database; simplify it (a retry cannot succeed)"
+_PROGRAM_LIMIT_SQLSTATE_CLASS = "54"  # PostgreSQL program_limit_exceeded: statement_too_complex, ...
+# SQLite reports its limits (sqlite3_limit) as plain errors, told apart by their messages only.
+_SQLITE_LIMITS = (
+    "too many SQL variables",
+    "Expression tree is too large",
+    "parser stack overflow",
+    "too many terms",
+    "too many columns",
+    "too many arguments on function",
+    "too many FROM clause terms",
+    "tables in a join",
+    "pattern too complex",
+)
+
+
+def _too_complex(error: DBAPIError) -> bool:
+    """The database refused the statement for its size (an SQL limit), not for its own state."""
+    sqlstate = getattr(error.orig, "sqlstate", None)
+    if sqlstate is not None:
+        return str(sqlstate).startswith(_PROGRAM_LIMIT_SQLSTATE_CLASS)
+    message = str(error.orig)
+    return any(limit in message for limit in _SQLITE_LIMITS)
 
 
 def _unavailable(error: Exception) -> bool:
@@ -169,6 +192,8 @@ def _driver_errors() -> Iterator[None]:
         too_long = getattr(error.orig, "sqlstate", None) == _TRUNCATION_SQLSTATE
         raise BadRequest(TOO_LONG if too_long else OUT_OF_RANGE) from error
     except (DBAPIError, PoolTimeout) as error:
+        if isinstance(error, DBAPIError) and _too_complex(error):
+            raise BadRequest(TOO_COMPLEX) from error
         if _unavailable(error):
             raise Unavailable(UNAVAILABLE, RETRY_AFTER_SECONDS) from error
         raise
