@@ -218,13 +218,13 @@ def test_an_upload_past_the_body_limit_is_413_and_writes_nothing(
 def test_an_image_field_refuses_what_is_not_a_readable_image(
     api: Api, settings: Settings, data: bytes
 ) -> None:
-    """Not an image, a decompression bomb (Pillow's DecompressionBombError), a truncated header."""
+    """Not an image, a decompression bomb (past the pixel bound), a truncated header."""
     errors = _create_refused(api, settings, file_type(api, "ezimage"), upload("x.png", data))
     assert {"type": "ImageValidator", "message": "A valid image file is required."} in errors
 
 
 def test_a_bomb_under_the_pixel_limit_warning_is_refused_too(api: Api, settings: Settings) -> None:
-    """Past MAX_IMAGE_PIXELS but under twice that, Pillow only warns: the warning counts as refusal."""
+    """Under twice Pillow's own bound, where Pillow only warns: the pixel bound refuses it."""
     data = _png_claiming(10_000, 10_000)  # 1e8 pixels: over 89.5 million, under 179 million
     errors = _create_refused(api, settings, file_type(api, "ezimage"), upload("x.png", data))
     assert {"type": "ImageValidator", "message": "A valid image file is required."} in errors

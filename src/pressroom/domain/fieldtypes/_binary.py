@@ -159,9 +159,9 @@ class BinaryFieldType(FieldType):
                 raise InvalidArgument(f"fieldValue 'inputUri' '{reference}' is not a stored file") from None
             check_size(int_or_none(result.get("fileSize")), len(data))
             stored = StoredFile(reference, file_name, len(data), mime_type)
+            result.update(self.inspect(data))  # an upload was inspected as it was read
         else:
             return result
-        result.update(self.inspect(data))
         result.update({"id": stored.id, "fileSize": stored.size, "mimeType": result.get("mimeType")})
         return result
 
