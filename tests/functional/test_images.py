@@ -328,3 +328,46 @@ def test_a_variation_is_rendered_off_the_event_loop(api: Api, monkeypatch: pytes
     [(thread, on_loop)] = calls
     assert not on_loop
     assert thread.startswith("pressroom-offload"), thread
+
+
+def _photo(api: Api, path: str, fmt: str) -> Any:
+    """The ``photo`` field value in the version at ``path``: JSON's value, or XML's variation names."""
+    response = api.get(path, accept=media("Version", fmt))
+    assert response.status_code == 200, response.text
+    if fmt == "xml":
+        found = "//field[fieldDefinitionIdentifier='photo']/fieldValue/value[@key='variations']/value/@key"
+        return xml(response).xpath(found)
+    fields = response.json()["Version"]["Fields"]["field"]
+    return next(f["fieldValue"] for f in fields if f["fieldDefinitionIdentifier"] == "photo")
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_an_image_asset_shows_the_variations_of_a_draft_image_to_who_may_read_it(
+    client: TestClient, api: Api, fmt: str
+) -> None:
+    """Issue 25: the destination image has only a draft; its creator sees its variations through the
+    asset field, as for a published image; a caller who may not read the draft sees none."""
+    from tests.functional import content_types_support as types
+
+    asset_type = types.new_type(api, fields=[types.field("title"), types.field("photo", "ezimageasset")])
+    image_id, image = image_item(api, jpeg(120, 80), publish_it=False)
+    value = {"destinationContentId": image_id, "alternativeText": "Cover"}
+    created = post_content(
+        api, content_create([field("title", "Article"), field("photo", value)], type_id=asset_type["id"])
+    )
+    assert created.status_code == 201, created.text
+    content_id = created.json()["Content"]["_id"]
+    publish(api, content_id)
+    path = f"/content/objects/{content_id}/versions/1"
+    if fmt == "json":
+        photo = _photo(api, path, fmt)
+        assert photo["variations"] == image["variations"]
+        embedded = api.get(f"/content/objects/{content_id}", accept=media("Content")).json()["Content"]
+        fields = embedded["CurrentVersion"]["Version"]["Fields"]["field"]
+        assert next(f for f in fields if f["fieldDefinitionIdentifier"] == "photo")["fieldValue"] == photo
+        small = variation(api, photo["variations"]["small"]["href"])
+        assert (small["width"], small["height"]) == (100, 67)
+        assert "variations" not in _photo(Api(client, auth=None), path, fmt)
+    else:
+        assert _photo(api, path, fmt) == VARIATIONS
+        assert _photo(Api(client, auth=None), path, fmt) == []
