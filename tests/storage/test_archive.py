@@ -358,3 +358,16 @@ def test_the_command_refuses_a_zip_slip_archive_with_the_database_untouched(
     assert "'files/../../evil.txt' is not a name of the archive's layout" in capsys.readouterr().err
     assert not (tmp_path / "target-files").exists() or not any((tmp_path / "target-files").iterdir())
     assert not (tmp_path / "evil.txt").exists()
+
+
+def test_a_table_of_a_newer_schema_and_a_total_past_the_command_limit_are_refused(
+    tmp_path: Path, sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = exported(tmp_path, sqlite_url)
+    newer = hostile(good, tmp_path / "newer.zip", [("tables/holograms.jsonl", b"")])
+    refused(tmp_path, sqlite_url, newer, "'tables/holograms.jsonl' is a table this version does not know")
+    empty = f"sqlite:///{tmp_path / 'empty.db'}"
+    command = ["import", str(good), "--database-url", empty, "--max-bytes", "1000"]
+    assert run(monkeypatch, command, tmp_path / "target-files") == 2
+    assert dump(empty) == {}
+    assert "more than 1000" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import json
 import stat
 import zipfile
 import zlib
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -71,9 +72,9 @@ def check_archive(
     if total > limits.max_total_bytes:
         raise ArchiveError(f"The archive unpacks to {total} bytes, more than {limits.max_total_bytes}")
     names = [info.filename for info in entries]
-    if len(set(names)) != len(names):
-        duplicate = next(name for name in names if names.count(name) > 1)
-        raise ArchiveError(f"The archive holds '{duplicate}' more than once")
+    [(most_often, times)] = Counter(names).most_common(1) or [("", 0)]
+    if times > 1:
+        raise ArchiveError(f"The archive holds '{most_often}' more than once")
     manifest = _manifest(archive, limits)
     tables: dict[str, Any] = manifest["tables"]
     unknown = sorted(set(tables) - set(known_tables))
@@ -157,6 +158,9 @@ def _check_entry(info: zipfile.ZipInfo, known_tables: Mapping[str, set[str]], li
         limit, safe = limits.max_manifest_bytes, True
     else:
         limit, safe = limits.max_table_bytes, table_of(name) in known_tables
+        table = table_of(name)
+        if not safe and table is not None and _is_file_id(table):  # a table of a newer schema
+            raise ArchiveError(f"Entry '{shown}' is a table this version does not know")
     if not safe:
         raise ArchiveError(f"Entry '{shown}' is not a name of the archive's layout")
     if info.file_size > limit:
