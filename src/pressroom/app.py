@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 
 from pressroom.config import Settings, settings_from_env
 from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.domain.image_variation import set_max_pixels
 from pressroom.logs import configure_logging
 from pressroom.metrics import count_statements
 from pressroom.rest.app import RestApp
@@ -134,6 +135,7 @@ def create_app(settings: Settings | None = None, *, initialise_empty: bool = Tru
     """Build the application; an empty database gets the schema and the clean install first."""
     settings = settings or settings_from_env()
     count_statements()
+    set_max_pixels(settings.max_image_pixels)
     engine = make_engine(settings.database_url, busy_timeout_ms=settings.sqlite_busy_timeout_ms)
     if initialise_empty and not is_initialised(engine):
         log.info("empty database: creating the schema and loading the clean install")

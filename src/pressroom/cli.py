@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
 from pressroom.storage.sql.archive import ArchiveError, export_repository, import_repository
+from pressroom.storage.sql.archive_check import DEFAULT_LIMITS
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import DatabaseNotEmpty, is_initialised
 from pressroom.storage.sql.migrate import current, head, upgrade
@@ -86,9 +88,18 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     settings = settings_from_env().with_overrides(database_url=args.database_url)
     engine = make_engine(settings.database_url)
+    # No stored file is larger than an upload's body could carry.
+    limits = replace(DEFAULT_LIMITS, max_file_bytes=settings.max_body_bytes)
+    if args.max_bytes is not None:
+        limits = replace(limits, max_total_bytes=args.max_bytes, max_table_bytes=args.max_bytes)
     try:
         manifest = import_repository(
-            engine, open_file_store(settings), Path(args.file), force=args.force, progress=sys.stderr.isatty()
+            engine,
+            open_file_store(settings),
+            Path(args.file),
+            force=args.force,
+            progress=sys.stderr.isatty(),
+            limits=limits,
         )
     except (ArchiveError, DatabaseNotEmpty, OSError, zipfile.BadZipFile) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -327,6 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     import_.add_argument("file", help="the archive to read")
     import_.add_argument("--database-url", default=None)
     import_.add_argument("--force", action="store_true", help="wipe a database that already holds data")
+    import_.add_argument(
+        "--max-bytes",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help=f"refuse an archive that unpacks to more (default {DEFAULT_LIMITS.max_total_bytes})",
+    )
     import_.set_defaults(run=_import)
     check = commands.add_parser(
         "check", help="find damage: content without versions, broken paths, missing or orphan files"

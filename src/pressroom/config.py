@@ -9,7 +9,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pressroom.domain.image_variation import DEFAULT_VARIATIONS, Variation, parse_variations
+from pressroom.domain.image_variation import (
+    DEFAULT_MAX_PIXELS,
+    DEFAULT_VARIATIONS,
+    Variation,
+    parse_variations,
+)
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
 
@@ -78,6 +83,9 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     # Named image variations (renditions); PRESSROOM_IMAGE_VARIATIONS adds to or redefines the defaults.
     image_variations: tuple[Variation, ...] = DEFAULT_VARIATIONS
+    # Images of more pixels are refused on upload and not rendered (decoding costs time and memory with
+    # the pixels, whatever the file's size). Process-wide: set when the app is built.
+    max_image_pixels: int = DEFAULT_MAX_PIXELS
     # Rendered content and versions each worker keeps (rest/output/cache.py): about 9 KB per item for its
     # JSON and XML forms, so the default holds some 15,000 items at about that much memory per worker.
     representation_cache_mb: int = 128
@@ -169,6 +177,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "EVENTS_NATS_SUBJECT": ("events_nats_subject", str),
         "WEBHOOK_ALLOW_PRIVATE": ("webhook_allow_private", _bool),
         "WEBHOOK_TIMEOUT_SECONDS": ("webhook_timeout_seconds", float),
+        "MAX_IMAGE_PIXELS": ("max_image_pixels", int),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)

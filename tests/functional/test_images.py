@@ -3,8 +3,14 @@ endpoints-content.tsv /content/binary/images, service-description.md "Assets")."
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import io
+import random
+import struct
+import threading
+import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +19,9 @@ from PIL import Image
 from starlette.testclient import TestClient
 
 from pressroom.config import Settings
+from pressroom.domain.image_variation import PixelBound, Rendition, Variation, render
+from pressroom.services import image as image_service
+from tests.conftest import make_settings
 from tests.functional.content_support import content_create, field, post_content, publish, version
 from tests.functional.support import error_message
 from tests.helpers import EZ_PREFIX, PREFIX, Api, StatementCounter, media, xml
@@ -235,3 +244,130 @@ def test_a_rendition_is_readable_as_its_original_and_goes_with_it(api: Api, sett
     assert api.delete(f"/content/objects/{content_id}").status_code == 204
     assert not Path(settings.file_root, *rendition.split("/")).exists()
     error_message(api.get(body["uri"], accept=media("ErrorMessage")), 404)
+
+
+# -- issue 23 item 10: images are checked whole on upload, bounded in pixels, rendered off the loop ------
+def _png_without_pixels(width: int, height: int) -> bytes:
+    """A PNG header (IHDR) and its end (IEND), with no image data between: Pillow opens it."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IEND", b"")
+
+
+def _noisy_jpeg(width: int, height: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.frombytes("RGB", (width, height), random.Random(7).randbytes(width * height * 3)).save(
+        buffer, "JPEG"
+    )
+    return buffer.getvalue()
+
+
+def _upload_refused(api: Api, data: bytes) -> dict[str, Any]:
+    value = {"fileName": "photo.jpg", "data": base64.b64encode(data).decode()}
+    body = content_create([field("name", "Photo"), field("image", value)], type_id=IMAGE_TYPE, parent="1/43")
+    message = error_message(post_content(api, body), 400)
+    [failed] = message["errorDetails"]["fields"]
+    assert failed["_fieldIdentifier"] == "image"
+    errors: dict[str, Any] = failed["errors"][0]
+    return errors
+
+
+@pytest.mark.parametrize(
+    "data", [_png_without_pixels(640, 480), _noisy_jpeg(640, 480)[:5000]], ids=["header_only_png", "cut_jpeg"]
+)
+def test_an_image_without_its_pixels_is_refused_naming_the_field(api: Api, data: bytes) -> None:
+    with Image.open(io.BytesIO(data)) as header:
+        assert header.size == (640, 480)  # the header alone reads well
+    error = _upload_refused(api, data)
+    assert error == {"type": "ImageValidator", "message": "A valid image file is required."}
+
+
+@pytest.fixture
+def bounded_api(sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Api]:
+    """An app whose images may have 10,000 pixels at most (the bound is process-wide: restored after)."""
+    from pressroom.app import create_app
+
+    monkeypatch.setattr(PixelBound, "pixels", PixelBound.pixels)
+    with TestClient(create_app(make_settings(sqlite_url, tmp_path, max_image_pixels=10_000))) as client:
+        yield Api(client)
+
+
+def test_an_image_over_the_pixel_bound_is_refused(bounded_api: Api) -> None:
+    error = _upload_refused(bounded_api, jpeg(101, 100))
+    assert error == {"type": "ImageValidator", "message": "A valid image file is required."}
+    _, value = image_item(bounded_api, jpeg(100, 100))  # at the bound
+    assert (value["width"], value["height"]) == ("100", "100")
+
+
+def test_the_pixel_bound_is_a_setting() -> None:
+    from pressroom.config import settings_from_env
+
+    assert settings_from_env({"PRESSROOM_MAX_IMAGE_PIXELS": "1234"}).max_image_pixels == 1234
+    assert settings_from_env({}).max_image_pixels == 50_000_000
+
+
+def test_a_variation_is_rendered_off_the_event_loop(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first request of a variation renders it in a worker thread, where no event loop runs."""
+    calls: list[tuple[str, bool]] = []
+
+    def recording(original: bytes, wanted: Variation) -> Rendition:
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        calls.append((threading.current_thread().name, on_loop))
+        return render(original, wanted)
+
+    monkeypatch.setattr(image_service, "render", recording)
+    _, value = image_item(api, jpeg(400, 300))
+    assert (variation(api, value["variations"]["small"]["href"])["width"]) == 100
+    [(thread, on_loop)] = calls
+    assert not on_loop
+    assert thread.startswith("pressroom-offload"), thread
+
+
+def _photo(api: Api, path: str, fmt: str) -> Any:
+    """The ``photo`` field value in the version at ``path``: JSON's value, or XML's variation names."""
+    response = api.get(path, accept=media("Version", fmt))
+    assert response.status_code == 200, response.text
+    if fmt == "xml":
+        found = "//field[fieldDefinitionIdentifier='photo']/fieldValue/value[@key='variations']/value/@key"
+        return xml(response).xpath(found)
+    fields = response.json()["Version"]["Fields"]["field"]
+    return next(f["fieldValue"] for f in fields if f["fieldDefinitionIdentifier"] == "photo")
+
+
+@pytest.mark.parametrize("fmt", ["json", "xml"])
+def test_an_image_asset_shows_the_variations_of_a_draft_image_to_who_may_read_it(
+    client: TestClient, api: Api, fmt: str
+) -> None:
+    """Issue 25: the destination image has only a draft; its creator sees its variations through the
+    asset field, as for a published image; a caller who may not read the draft sees none."""
+    from tests.functional import content_types_support as types
+
+    asset_type = types.new_type(api, fields=[types.field("title"), types.field("photo", "ezimageasset")])
+    image_id, image = image_item(api, jpeg(120, 80), publish_it=False)
+    value = {"destinationContentId": image_id, "alternativeText": "Cover"}
+    created = post_content(
+        api, content_create([field("title", "Article"), field("photo", value)], type_id=asset_type["id"])
+    )
+    assert created.status_code == 201, created.text
+    content_id = created.json()["Content"]["_id"]
+    publish(api, content_id)
+    path = f"/content/objects/{content_id}/versions/1"
+    if fmt == "json":
+        photo = _photo(api, path, fmt)
+        assert photo["variations"] == image["variations"]
+        embedded = api.get(f"/content/objects/{content_id}", accept=media("Content")).json()["Content"]
+        fields = embedded["CurrentVersion"]["Version"]["Fields"]["field"]
+        assert next(f for f in fields if f["fieldDefinitionIdentifier"] == "photo")["fieldValue"] == photo
+        small = variation(api, photo["variations"]["small"]["href"])
+        assert (small["width"], small["height"]) == (100, 67)
+        assert "variations" not in _photo(Api(client, auth=None), path, fmt)
+    else:
+        assert _photo(api, path, fmt) == VARIATIONS
+        assert _photo(Api(client, auth=None), path, fmt) == []

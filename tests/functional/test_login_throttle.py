@@ -206,7 +206,7 @@ def test_an_unknown_login_costs_the_same_verification_off_the_event_loop(
     bad_basic = Api(client, auth=basic("admin:wrong")).get("/content/sections/1", accept=media("Section"))
     error_message(bad_basic, 401)
     assert len(hasher.threads) == 4  # one argon2 verification each, the unknown login included
-    assert all(name.startswith("pressroom-password") for name in hasher.threads), hasher.threads
+    assert all(name.startswith("pressroom-offload") for name in hasher.threads), hasher.threads
 
 
 # -- JWT and logout ----------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ first request and kept in the file store beside the original, under an id derive
 from __future__ import annotations
 
 import io
-import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from PIL import Image, ImageOps
@@ -19,6 +20,44 @@ FILL = "fill"
 # Formats written as they came; anything else (GIF, BMP, TIFF, WebP...) is rendered as PNG.
 _KEPT_FORMATS = {"JPEG": "image/jpeg", "PNG": "image/png"}
 _JPEG_QUALITY = 85
+# What Pillow raises for data it cannot read: UnidentifiedImageError is an OSError (so is a truncated
+# image), corrupt headers give ValueError or SyntaxError.
+_UNREADABLE = (OSError, ValueError, SyntaxError, Image.DecompressionBombError)
+DEFAULT_MAX_PIXELS = 50_000_000  # a 45-megapixel camera fits; a 9,400 x 9,400 bomb (2 s to decode) not
+
+# Pillow's own bound only warns up to twice its size, through the process-wide warning filters that
+# threads cannot share safely; :func:`decoded` checks ours instead, before any pixel is decoded.
+Image.MAX_IMAGE_PIXELS = None
+
+
+class PixelBound:
+    """The most pixels an image may have to be accepted or rendered: process-wide, as Pillow's own bound
+    it replaces; the app sets it from the ``max_image_pixels`` setting at start."""
+
+    pixels = DEFAULT_MAX_PIXELS
+
+
+def set_max_pixels(pixels: int) -> None:
+    PixelBound.pixels = pixels
+
+
+@contextmanager
+def decoded(data: bytes, side: int = 1) -> Iterator[tuple[Image.Image, tuple[int, int]]]:
+    """The image in ``data``, every pixel decoded (a JPEG at the smallest scale that covers ``side``),
+    and its size as stored (before that scaling). Raises ValueError for data that is not a whole image
+    (no pixels, cut short) or has more pixels than :class:`PixelBound` allows."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            if width * height > PixelBound.pixels:
+                raise ValueError(f"The image has {width} x {height} pixels, more than {PixelBound.pixels}")
+            # JPEG decodes at 1/2, 1/4 or 1/8 scale when that still covers the box (either orientation,
+            # as EXIF may turn it): far less work than decoding every pixel.
+            image.draft(image.mode, (side, side))
+            image.load()
+            yield image, (width, height)
+    except _UNREADABLE as error:
+        raise ValueError(str(error) or "The data is not a readable image") from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,22 +126,16 @@ class Rendition:
 def render(original: bytes, variation: Variation) -> Rendition:
     """The rendition of an image. Raises ValueError for data Pillow cannot read as an image."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(original)) as source:
-                image_format = source.format or ""
-                # JPEG decodes at 1/2, 1/4 or 1/8 scale when that still covers the box (either
-                # orientation, as EXIF may turn it): far less work than decoding every pixel.
-                side = max(variation.width, variation.height)
-                source.draft(source.mode, (side, side))
-                image = ImageOps.exif_transpose(source)
-                box = (variation.width, variation.height)
-                if variation.mode == FILL:
-                    image = ImageOps.fit(image, box, Image.Resampling.LANCZOS)
-                else:
-                    image = image.copy()
-                    image.thumbnail(box, Image.Resampling.LANCZOS)
-    except (OSError, SyntaxError, Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        with decoded(original, max(variation.width, variation.height)) as (source, _):
+            image_format = source.format or ""
+            image = ImageOps.exif_transpose(source)
+            box = (variation.width, variation.height)
+            if variation.mode == FILL:
+                image = ImageOps.fit(image, box, Image.Resampling.LANCZOS)
+            else:
+                image = image.copy()
+                image.thumbnail(box, Image.Resampling.LANCZOS)
+    except ValueError as error:
         raise ValueError("The stored file is not a readable image") from error
     target = image_format if image_format in _KEPT_FORMATS else "PNG"
     if target == "JPEG" and image.mode not in ("RGB", "L"):

@@ -17,14 +17,14 @@ from pressroom.config import Settings
 from pressroom.domain.caller import CallerCheck
 from pressroom.domain.errors import BadRequest, Unauthorized
 from pressroom.domain.user import Session, User
-from pressroom.rest.offload import off_loop
+from pressroom.rest.offload import OFF_LOOP_ROUTES, off_loop
 from pressroom.services.auth import AuthService
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Session routes check the token themselves (or need none): login, refresh, logout, check.
 CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.delete", "session.current"})
-# Routes whose handler verifies a password: they run off the event loop (rest/offload.py).
-PASSWORD_ROUTES = frozenset({"session.create", "token.create"})
+# The routes whose handler runs off the event loop (the name rest/app.py reads).
+PASSWORD_ROUTES = OFF_LOOP_ROUTES
 COOKIE_PREFIX = "eZSESSID"
 
 

@@ -31,6 +31,7 @@ from pressroom.services.content_ops import (
     copy_item,
     current_version,
     delete_content,
+    draft_reader,
     drop_version,
     get_content,
     get_content_type,
@@ -91,13 +92,16 @@ class ContentService:
             info, version = found.info, found.version
             check_readable(self.permissions, user, tx, info)
             readable = self.permissions.read_criterion(user, tx)
+            drafts = draft_reader(self.permissions, user, tx)
             if version is None:
-                return load_version(tx, info, current_version(tx, info), languages, readable=readable)
+                version = current_version(tx, info)
+                return load_version(tx, info, version, languages, readable=readable, drafts=drafts)
             loaded = None
             if found.fields is not None:
                 stored = tx.relations.list(info.id, version.version_no) if found.has_relations else []
                 loaded = (found.fields, stored)
-            return load_version(tx, info, version, languages, self.versions, found.stamp, readable, loaded)
+            cache, stamp = self.versions, found.stamp
+            return load_version(tx, info, version, languages, cache, stamp, readable, loaded, drafts)
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:

@@ -5,7 +5,7 @@ transaction: loading with 404s, saving field plans, drafting, publishing, placin
 from __future__ import annotations
 
 import uuid
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Literal
@@ -50,6 +50,9 @@ from pressroom.services.url_alias_ops import (
 )
 from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import Tx
+
+# Whether the caller may read the draft of an item not yet published (see draft_reader).
+DraftReader = Callable[[ContentInfo], bool]
 
 
 def new_remote_id() -> str:
@@ -187,11 +190,13 @@ def load_version(
     stamp: Hashable | None = None,
     readable: Criterion | None = None,
     loaded: tuple[Sequence[Field], Sequence[Relation]] | None = None,
+    drafts: DraftReader | None = None,
 ) -> Version:
     """The version with its fields (only ``languages`` when given) and relations (only to items
     ``readable`` lets the caller read, when given); from ``cache`` (of current versions) when it holds
     them under ``stamp``, else ``loaded``: the fields and relations as stored, when the caller has just
-    written or read them, else from the database.
+    written or read them, else from the database. Image asset fields show the images of published
+    destinations, and of destinations with only a draft that ``drafts`` lets the caller read.
     The result carries a stamp for representation caches unless it shows other items' images (which
     change without this item's stamp) or relations filtered for this caller."""
     entry = None if cache is None or stamp is None else cache.get(info.id, stamp)
@@ -210,17 +215,36 @@ def load_version(
         allowed = tx.content.existing_ids({r.destination_content_id for r in relations}, readable)
         relations = tuple(r for r in relations if r.destination_content_id in allowed)
     destinations = asset_destinations(fields)
-    images = asset_images(tx, destinations) if destinations else None
+    images = asset_images(tx, destinations, drafts) if destinations else None
     output = for_output(fields, info.id, version.version_no, images)
     shown = None if stamp is None or destinations or filtered else (stamp, tuple(languages))
     return Version(info, version, output, relations, stamp=shown)
 
 
-def asset_images(tx: Tx, content_ids: Sequence[int]) -> dict[int, str]:
-    """The REST image id of the image in each published item of ``content_ids`` that has one (the
-    image an image asset field shows); items without an image are left out."""
-    published = [info for info in tx.content.get_many(content_ids).values() if info.is_published]
-    fields = tx.content.load_fields_of((info.id, info.current_version_no) for info in published)
+def draft_reader(permissions: Permissions, user: User, tx: Tx) -> DraftReader:
+    """Whether ``user`` may read the draft that an item not yet published has: what the variations
+    of its image ask of the caller (services/image.py)."""
+
+    def may_read(info: ContentInfo) -> bool:
+        try:
+            check_version_readable(permissions, user, tx, info, current_version(tx, info))
+        except (Unauthorized, NotFound):
+            return False
+        return True
+
+    return may_read
+
+
+def asset_images(tx: Tx, content_ids: Sequence[int], drafts: DraftReader | None = None) -> dict[int, str]:
+    """The REST image id of the image in each item of ``content_ids`` that has one (the image an image
+    asset field shows): of its published version, or of its draft when it has only that and ``drafts``
+    lets the caller read it; items without an image are left out."""
+    shown = [
+        info
+        for info in tx.content.get_many(content_ids).values()
+        if info.is_published or (info.status == DRAFT and drafts is not None and drafts(info))
+    ]
+    fields = tx.content.load_fields_of((info.id, info.current_version_no) for info in shown)
     found: dict[int, str] = {}
     for (content_id, version_no), version_fields in fields.items():
         for f in version_fields:
@@ -231,7 +255,7 @@ def asset_images(tx: Tx, content_ids: Sequence[int]) -> dict[int, str]:
 
 
 def load_current_versions(
-    tx: Tx, infos: Sequence[ContentInfo], readable: Criterion | None = None
+    tx: Tx, infos: Sequence[ContentInfo], readable: Criterion | None = None, drafts: DraftReader | None = None
 ) -> dict[int, Version]:
     """The current versions of several items with fields and relations, in three queries; with
     ``readable``, relations only to items it lets the caller read (one more query when there are any).
@@ -247,7 +271,7 @@ def load_current_versions(
             key: [r for r in found if r.destination_content_id in allowed] for key, found in relations.items()
         }
     assets = [destination for found in fields.values() for destination in asset_destinations(found)]
-    images = asset_images(tx, assets) if assets else None
+    images = asset_images(tx, assets, drafts) if assets else None
     return {
         info.id: Version(info, versions[key], for_output(fields[key], *key, images), tuple(relations[key]))
         for info in infos

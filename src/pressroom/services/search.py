@@ -32,7 +32,7 @@ from pressroom.domain.search import (
 )
 from pressroom.domain.user import User
 from pressroom.services.aggregations import AggregationKeys
-from pressroom.services.content_ops import load_current_versions
+from pressroom.services.content_ops import draft_reader, load_current_versions
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import SearchScope, Store, Tx
 
@@ -49,7 +49,8 @@ class SearchService:
             scope, ids, total = self._search(tx, user, query, locations=False)
             readable = self.permissions.read_criterion(user, tx)
             infos = tx.content.get_many(ids)
-            versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable)
+            drafts = draft_reader(self.permissions, user, tx)
+            versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable, drafts)
             scores = scope.scores(list(versions))
             hits = tuple(SearchHit(versions[i], _score(scores, i)) for i in ids if i in versions)
             aggregations = self.aggregate(tx, user, scope, query.aggregations)
@@ -64,7 +65,8 @@ class SearchService:
             readable = self.permissions.read_criterion(user, tx)
             found = tx.locations.get_many(ids, readable)
             infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
-            versions = load_current_versions(tx, list(infos.values()), readable)
+            drafts = draft_reader(self.permissions, user, tx)
+            versions = load_current_versions(tx, list(infos.values()), readable, drafts)
             scores = scope.scores(list(versions))
             hits = []
             for location_id in ids:

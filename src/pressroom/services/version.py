@@ -29,6 +29,7 @@ from pressroom.services.content_ops import (
     check_version_readable,
     copy_version,
     current_version,
+    draft_reader,
     drop_version,
     get_content,
     get_content_type,
@@ -69,7 +70,9 @@ class VersionService:
     ) -> Version:
         version = get_version(tx, info.id, version_no)
         check_version_readable(self.permissions, user, tx, info, version)
-        return load_version(tx, info, version, languages, readable=self.permissions.read_criterion(user, tx))
+        readable = self.permissions.read_criterion(user, tx)
+        drafts = draft_reader(self.permissions, user, tx)
+        return load_version(tx, info, version, languages, readable=readable, drafts=drafts)
 
     def current_version_no(self, user: User, content_id: int) -> int:
         with self.store.read() as tx:

@@ -9,8 +9,9 @@ writes the upload, or checks the reference, and sets ``id``, ``fileSize`` and ``
 
 Refused with InvalidArgument (a 400 naming the field): a ``fileName`` that is not a bare name (a path
 separator, ``.``/``..``, a control character such as NUL, CR or LF, or more than 255 characters), a
-``fileSize`` that differs from the size of the data (or of the referenced file), and a ``mimeType`` that is
-not a ``type/subtype`` media type (parameters are dropped).
+``fileSize`` that is not a count of bytes or differs from the size of a referenced file, and a ``mimeType``
+that is not a ``type/subtype`` media type (parameters are dropped). The ``fileSize`` given with ``data`` is
+a hint that clients often get wrong (some send a fixed number): the size stored and shown is the data's.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def decode_base64(text: str, what: str) -> bytes:
 
 
 def check_size(given: int | None, actual: int) -> None:
-    """A ``fileSize`` the client gave must be the size of the file; raises InvalidArgument."""
+    """A ``fileSize`` given with a reference must be the size of the stored file (the size the field's
+    ``maxFileSize`` was checked against); raises InvalidArgument."""
     if given is not None and given != actual:
         raise InvalidArgument(f"fieldValue 'fileSize' {given} is not the size of the file ({actual} bytes)")
 
@@ -111,7 +113,6 @@ class BinaryFieldType(FieldType):
             if not file_name:
                 raise InvalidArgument("fieldValue 'fileName' is required with 'data'")
             data = decode_base64(data_text, "fieldValue 'data'")
-            check_size(size, len(data))
             value: JsonDict = {"fileName": file_name, "fileSize": len(data), PENDING_DATA: data_text}
         elif reference:
             file_id = reference.lstrip("/")
@@ -158,9 +159,9 @@ class BinaryFieldType(FieldType):
                 raise InvalidArgument(f"fieldValue 'inputUri' '{reference}' is not a stored file") from None
             check_size(int_or_none(result.get("fileSize")), len(data))
             stored = StoredFile(reference, file_name, len(data), mime_type)
+            result.update(self.inspect(data))  # an upload was inspected as it was read
         else:
             return result
-        result.update(self.inspect(data))
         result.update({"id": stored.id, "fileSize": stored.size, "mimeType": result.get("mimeType")})
         return result
 

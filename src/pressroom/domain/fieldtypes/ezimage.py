@@ -7,8 +7,6 @@ without it the output has ``imageId: null`` and no variations.
 
 from __future__ import annotations
 
-import io
-import warnings
 from collections.abc import Mapping
 
 from PIL import Image
@@ -24,12 +22,10 @@ from pressroom.domain.fieldtypes.base import ImageMetadata, WireContext
 from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, string_list
+from pressroom.domain.image_variation import decoded
 
 ALT_VALIDATOR = "AlternativeTextValidator"
 ERROR_TYPE = "ImageValidator"
-# What Pillow raises for data it cannot read: UnidentifiedImageError is an OSError; corrupt headers give
-# ValueError or SyntaxError; oversized images a DecompressionBombError (or the warning, made an error).
-_UNREADABLE = (OSError, ValueError, SyntaxError, Image.DecompressionBombError, Image.DecompressionBombWarning)
 
 
 def image_id(content_id: int, field_id: int, version_no: int) -> str:
@@ -48,14 +44,12 @@ class ImageType(BinaryFieldType):
         return {"alternativeText": optional_str(hash_.get("alternativeText"), "fieldValue 'alternativeText'")}
 
     def inspect(self, data: bytes) -> JsonDict:
-        """Width, height and mime type of a readable image; ``None`` dimensions otherwise."""
+        """Width, height and mime type of an image that decodes whole within the pixel bound; ``None``
+        dimensions otherwise (a header without its pixels, a file cut short, a decompression bomb)."""
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", Image.DecompressionBombWarning)
-                with Image.open(io.BytesIO(data)) as image:
-                    width, height = image.size
-                    mime = Image.MIME.get(image.format or "")
-        except _UNREADABLE:
+            with decoded(data) as (image, (width, height)):
+                mime = Image.MIME.get(image.format or "")
+        except ValueError:
             return {"width": None, "height": None}
         result: JsonDict = {"width": width, "height": height}
         if mime:

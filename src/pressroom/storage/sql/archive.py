@@ -11,35 +11,44 @@ The archive holds password hashes and the JWT signing key: keep it as safe as th
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, Table, insert, select
+from sqlalchemy import Engine, Table, insert, select, text
+from sqlalchemy.exc import DataError, IntegrityError
 from tqdm import tqdm
 
 from pressroom import __version__
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.storage.sql import schema
+from pressroom.storage.sql.archive_check import (
+    DEFAULT_LIMITS,
+    FILES,
+    FORMAT,
+    ArchiveError,
+    ArchiveLimits,
+    check_archive,
+    file_entries,
+    read_file,
+    table_rows,
+)
 from pressroom.storage.sql.engine import transaction
-from pressroom.storage.sql.install import create_schema, reset_sequences
+from pressroom.storage.sql.install import replace_schema, reset_sequences
 from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.sequences import bump_epoch
 
-FORMAT = 1
+__all__ = ["ArchiveError", "ArchiveLimits", "export_repository", "import_repository"]
+
 # Not carried over: sessions and throttling, and the event log with its deliveries (an imported repository
 # starts a log of its own; webhook subscriptions are configuration and travel).
 VOLATILE = frozenset({"sessions", "login_failures", "events", "event_cursors", "webhook_deliveries"})
 DERIVED = frozenset({"field_index", "search_text"})  # the search index: rebuilt on import, not archived
 _BATCH = 1000
-
-
-class ArchiveError(Exception):
-    """The archive cannot be imported here (another format, unknown tables or columns)."""
 
 
 def _tables() -> list[Table]:
@@ -53,7 +62,12 @@ def export_repository(
     manifest: dict[str, Any] = {"format": FORMAT, "pressroom": __version__, "exported_at": int(time.time())}
     counts: dict[str, int] = {}
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        with transaction(engine, write=False) as connection:
+        # PostgreSQL streams rows through a server-side cursor, which needs a transaction: one snapshot
+        # of every table, read-only. SQLite reads in autocommit (a transaction there would lock writers).
+        postgresql = engine.dialect.name == "postgresql"
+        with transaction(engine, write=postgresql) as connection:
+            if postgresql:
+                connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
             for table in tqdm(_tables(), desc="tables", unit="table", disable=not progress):
                 query = select(table).order_by(*table.primary_key.columns)
                 count = 0
@@ -72,57 +86,50 @@ def export_repository(
 
 
 def import_repository(
-    engine: Engine, files: FileStore, source: Path, *, force: bool = False, progress: bool = False
+    engine: Engine,
+    files: FileStore,
+    source: Path,
+    *,
+    force: bool = False,
+    progress: bool = False,
+    limits: ArchiveLimits = DEFAULT_LIMITS,
 ) -> dict[str, Any]:
-    """Load an archive into an empty database (``force``: wipe it first) and the file store.
+    """Load an archive into an empty database (``force``: wipe it first) and the file store, all or
+    nothing: the archive is checked whole (archive_check.py) before anything is written, the database
+    is replaced in one transaction, and the files it wrote go again should that transaction fail.
 
-    Raises ArchiveError for an archive this version cannot read, DatabaseNotEmpty for a database with
-    data when not forced."""
+    Raises ArchiveError for an archive this version cannot read or will not trust, DatabaseNotEmpty for
+    a database with data when not forced."""
+    tables = {table.name: table for table in _tables()}
     with zipfile.ZipFile(source) as archive:
-        manifest = _manifest(archive)
-        tables = {table.name: table for table in _tables()}
-        unknown = sorted(set(manifest["tables"]) - set(tables))
-        if unknown:
-            raise ArchiveError(f"The archive has tables this version does not know: {', '.join(unknown)}")
-        create_schema(engine, force=force)
-        with transaction(engine, write=True) as connection:
-            for table in tqdm(list(tables.values()), desc="tables", unit="table", disable=not progress):
-                if table.name not in manifest["tables"]:
-                    continue  # an archive of an older schema: the table stays empty
-                for batch in _batches(archive, table):
-                    connection.execute(insert(table), batch)
-            if connection.dialect.name == "postgresql":
-                reset_sequences(connection)
-            rebuild_search_index(connection)
-            bump_epoch(connection)  # servers already running on this database drop their caches
-        names = [name for name in archive.namelist() if name.startswith("files/") and not name.endswith("/")]
-        for name in tqdm(names, desc="files", unit="file", disable=not progress):
-            files.put_as(name.removeprefix("files/"), archive.read(name))
+        manifest = check_archive(archive, {n: set(t.columns.keys()) for n, t in tables.items()}, limits)
+        written: list[str] = []
+        try:
+            with transaction(engine, write=True) as connection:
+                replace_schema(connection, force=force)
+                for table in tqdm(list(tables.values()), desc="tables", unit="table", disable=not progress):
+                    if table.name in manifest["tables"]:  # else an archive of an older schema: left empty
+                        rows = table_rows(archive, table.name, set(table.columns.keys()), limits)
+                        while batch := list(itertools.islice(rows, _BATCH)):
+                            connection.execute(insert(table), batch)
+                if connection.dialect.name == "postgresql":
+                    reset_sequences(connection)
+                rebuild_search_index(connection)
+                bump_epoch(connection)  # servers already running on this database drop their caches
+                for info in tqdm(file_entries(archive), desc="files", unit="file", disable=not progress):
+                    file_id = info.filename.removeprefix(FILES)
+                    if files.written_at(file_id) is None:
+                        written.append(file_id)
+                    files.put_as(file_id, read_file(archive, info, limits))
+        except (IntegrityError, DataError) as error:  # rows that do not fit the schema: the archive's fault
+            _delete(files, written)
+            raise ArchiveError(f"The archive's rows do not fit the database: {error.orig}") from None
+        except BaseException:
+            _delete(files, written)
+            raise
     return manifest
 
 
-def _manifest(archive: zipfile.ZipFile) -> dict[str, Any]:
-    try:
-        manifest: dict[str, Any] = json.loads(archive.read("manifest.json"))
-    except (KeyError, ValueError) as error:
-        raise ArchiveError("Not a Pressroom archive: manifest.json is missing or unreadable") from error
-    if manifest.get("format") != FORMAT or not isinstance(manifest.get("tables"), dict):
-        raise ArchiveError(f"Archive format {manifest.get('format')!r} is not format {FORMAT}")
-    return manifest
-
-
-def _batches(archive: zipfile.ZipFile, table: Table) -> Iterator[list[dict[str, Any]]]:
-    columns = set(table.columns.keys())
-    batch: list[dict[str, Any]] = []
-    with archive.open(f"tables/{table.name}.jsonl") as lines:
-        for number, line in enumerate(lines, start=1):
-            row = orjson.loads(line)
-            extra = set(row) - columns
-            if extra:
-                raise ArchiveError(f"Row {number} of table {table.name} has unknown columns: {sorted(extra)}")
-            batch.append(row)
-            if len(batch) == _BATCH:
-                yield batch
-                batch = []
-    if batch:
-        yield batch
+def _delete(files: FileStore, file_ids: list[str]) -> None:
+    for file_id in file_ids:
+        files.delete(file_id)

@@ -47,28 +47,29 @@ def is_initialised(engine: Engine) -> bool:
     return marker is not None
 
 
-def _has_data(engine: Engine) -> bool:
-    inspector = inspect(engine)
+def _has_data(connection: Connection) -> bool:
+    inspector = inspect(connection)
     existing = [t for t in schema.metadata.sorted_tables if inspector.has_table(t.name)]
-    if not existing:
-        return False
-    with transaction(engine, write=False) as connection:
-        return any(connection.execute(select(func.count()).select_from(t)).scalar() for t in existing)
+    return any(connection.execute(select(func.count()).select_from(t)).scalar() for t in existing)
 
 
 def create_schema(engine: Engine, *, force: bool) -> None:
     """Empty tables of the current schema; DatabaseNotEmpty for a database with data unless ``force``
     (which drops every table first)."""
-    if _has_data(engine):
+    with engine.begin() as connection:
+        replace_schema(connection, force=force)
+
+
+def replace_schema(connection: Connection, *, force: bool) -> None:
+    """:func:`create_schema` inside the caller's transaction, which a failure later in it undoes whole
+    (DDL is transactional on SQLite and PostgreSQL)."""
+    if _has_data(connection):
         if not force:
             raise DatabaseNotEmpty("The database already holds data; pass --force to wipe and reinstall it")
-        with engine.begin() as connection:
-            drop_engine_index(connection)
-        schema.metadata.drop_all(engine)
-        with engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    with engine.begin() as connection:
-        upgrade(connection)
+        drop_engine_index(connection)
+        schema.metadata.drop_all(connection)
+        connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    upgrade(connection)
 
 
 def initialise(
