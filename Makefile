@@ -8,6 +8,8 @@ DEV := $(VENV)/.dev
 # Python compiles only the modules the server imports, when it first imports them (--no-compile).
 PIP := $(PYTHON) -m pip --python $(BIN)/python --disable-pip-version-check
 
+.PHONY: run test lint chromium nginx bench bench-search clean
+
 $(BIN)/python:
 	$(PYTHON) -m venv --without-pip $(VENV)
 
@@ -29,13 +31,19 @@ lint: $(DEV)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: lint chromium
+test: lint chromium nginx
 	$(BIN)/pytest
 
 # The docs page test drives Debian's chromium (tests/functional/test_docs_browser.py): installed when missing,
 # so that `make test` runs the whole suite on a fresh machine, as CI does.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+# The client certificate test runs deploy/nginx/client-cert.conf in Debian's nginx
+# (tests/functional/test_nginx_client_cert.py): installed the same way. It is only run by the test, never
+# as a service.
+nginx:
+	@test -x /usr/sbin/nginx || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null)
 
 bench: $(DEV)
 	$(BIN)/python -m benchmarks.content_load

@@ -140,7 +140,7 @@ def create_app(settings: Settings | None = None, *, initialise_empty: bool = Tru
     if initialise_empty and not is_initialised(engine):
         log.info("empty database: creating the schema and loading the clean install")
         install(settings, engine)
-    return RestApp(settings, build_services(settings, engine), build_router())
+    return RestApp(settings, build_services(settings, engine), build_router(settings.auth_methods))
 
 
 def asgi_from_env() -> RestApp | WithDispatcher:

@@ -17,6 +17,10 @@ from pressroom.domain.image_variation import (
 )
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
+# Authentication methods an operator can choose from (PRESSROOM_AUTH_METHODS), and the default set.
+AUTH_METHODS = ("session", "jwt", "basic", "certificate")
+DEFAULT_AUTH_METHODS = ("session", "jwt", "basic")
+CERT_LOGIN_FROM = ("cn", "email")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -75,6 +79,14 @@ class Settings:
     # Reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (rest/forwarded.py); empty:
     # nobody's, every client is its TCP peer.
     trusted_proxies: tuple[Network, ...] = ()
+    # The authentication methods accepted (AUTH_METHODS); credentials of any other are ignored like an
+    # unknown scheme, and the routes that issue them (session login, JWT) do not exist.
+    auth_methods: tuple[str, ...] = DEFAULT_AUTH_METHODS
+    # Client certificates (rest/certificate.py): a trusted proxy that verified one passes the result and the
+    # subject DN in these headers; the subject's CN is a login, or its e-mail address a user's e-mail.
+    cert_verify_header: str = "X-SSL-Client-Verify"
+    cert_subject_header: str = "X-SSL-Client-S-DN"
+    cert_login_from: str = "cn"
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
@@ -131,6 +143,24 @@ def parse_networks(text: str) -> tuple[Network, ...]:
     return tuple(networks)
 
 
+def parse_auth_methods(text: str) -> tuple[str, ...]:
+    """``session, basic`` -> the methods, each once; an unknown one (OAuth is not there yet) is an error."""
+    methods = tuple(dict.fromkeys(item.lower() for item in comma_list(text)))
+    unknown = [method for method in methods if method not in AUTH_METHODS]
+    if unknown or not methods:
+        raise ValueError(
+            f"PRESSROOM_AUTH_METHODS '{text}' must name some of {', '.join(AUTH_METHODS)}"
+            + (f" (not {', '.join(unknown)})" if unknown else "")
+        )
+    return methods
+
+
+def _login_from(text: str) -> str:
+    if text.lower() not in CERT_LOGIN_FROM:
+        raise ValueError(f"PRESSROOM_CERT_LOGIN_FROM '{text}' must be cn or email")
+    return text.lower()
+
+
 def _bool(text: str) -> bool:
     return text.strip().lower() in {"1", "true", "yes", "on"}
 
@@ -178,6 +208,9 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "WEBHOOK_ALLOW_PRIVATE": ("webhook_allow_private", _bool),
         "WEBHOOK_TIMEOUT_SECONDS": ("webhook_timeout_seconds", float),
         "MAX_IMAGE_PIXELS": ("max_image_pixels", int),
+        "CERT_VERIFY_HEADER": ("cert_verify_header", str),
+        "CERT_SUBJECT_HEADER": ("cert_subject_header", str),
+        "CERT_LOGIN_FROM": ("cert_login_from", _login_from),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)
@@ -195,6 +228,13 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
             values[name] = comma_list(env["PRESSROOM_" + suffix])
     if env.get("PRESSROOM_TRUSTED_PROXIES"):
         values["trusted_proxies"] = parse_networks(env["PRESSROOM_TRUSTED_PROXIES"])
+    if env.get("PRESSROOM_AUTH_METHODS"):
+        values["auth_methods"] = parse_auth_methods(env["PRESSROOM_AUTH_METHODS"])
+        if "certificate" in values["auth_methods"] and not values.get("trusted_proxies"):
+            raise ValueError(
+                "PRESSROOM_AUTH_METHODS includes certificate, which needs the TLS-terminating proxy in "
+                "PRESSROOM_TRUSTED_PROXIES"
+            )
     if env.get("PRESSROOM_IMAGE_VARIATIONS"):
         values["image_variations"] = with_variations(
             DEFAULT_VARIATIONS, parse_variations(env["PRESSROOM_IMAGE_VARIATIONS"])

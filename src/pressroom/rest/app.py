@@ -164,14 +164,14 @@ class RestApp:
             cookies = cookie_parser(headers.get("cookie", ""))
             address = client.address
             auth = self.services.auth
-            caller = await identify(auth, self.settings, headers, cookies, method, route.name, address)
+            caller = await identify(auth, self.settings, headers, cookies, method, route.name, client)
             try:
                 return await self._serve(attempt, caller, address, body, trace)
             except StaleCaller:  # the cache was wrong about the caller: identify from the rows, again
                 if caller.check is not None:
                     auth.forget(caller.check)
                 caller = await identify(
-                    auth, self.settings, headers, cookies, method, route.name, address, cached=False
+                    auth, self.settings, headers, cookies, method, route.name, client, cached=False
                 )
                 return await self._serve(attempt, caller, address, body, trace)
         except Exception as error:  # every failure becomes an ErrorMessage

@@ -1,4 +1,5 @@
-"""Who is calling: Basic, Bearer JWT, or a session cookie with its CSRF rule; anonymous otherwise.
+"""Who is calling: a client certificate, Basic, Bearer JWT, or a session cookie with its CSRF rule;
+anonymous otherwise.
 
 No permission logic here: this module only turns credentials into a user (spec/auth.md).
 """
@@ -17,14 +18,19 @@ from pressroom.config import Settings
 from pressroom.domain.caller import CallerCheck
 from pressroom.domain.errors import BadRequest, Unauthorized
 from pressroom.domain.user import Session, User
+from pressroom.rest.certificate import certificate_subject
+from pressroom.rest.forwarded import Client
 from pressroom.rest.offload import OFF_LOOP_ROUTES, off_loop
 from pressroom.services.auth import AuthService
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Session routes check the token themselves (or need none): login, refresh, logout, check.
 CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.delete", "session.current"})
-# The routes whose handler runs off the event loop (the name rest/app.py reads).
+# The routes whose handler runs off the event loop (the name rest/app.py reads): password checks and
+# image variations (rest/offload.py).
 PASSWORD_ROUTES = OFF_LOOP_ROUTES
+# Authorization schemes and the method (PRESSROOM_AUTH_METHODS) each belongs to.
+_SCHEME_METHODS = {"basic": "basic", "bearer": "jwt"}
 COOKIE_PREFIX = "eZSESSID"
 
 
@@ -85,35 +91,41 @@ async def identify(
     cookies: dict[str, str],
     method: str,
     route_name: str,
-    address: str | None,
+    client: Client,
     *,
     cached: bool = True,
 ) -> Caller:
-    """Who is calling. Only the session cookie of the request's siteaccess counts (auth.md §4): a cookie
-    of another siteaccess is not this siteaccess's session. Basic credentials not verified in the last
-    minute are checked off the event loop. With ``cached``, a caller known to this process is taken
-    without a statement, for the request to confirm (domain/caller.py)."""
+    """Who is calling, by the methods of ``PRESSROOM_AUTH_METHODS`` only: the credentials of any other are
+    ignored like an unknown Authorization scheme. A client certificate a trusted proxy verified decides
+    alone: a session cookie beside it is not looked at, and an Authorization header of an active method
+    beside it is refused (400), rather than picking one of two identities. Only the session cookie of the
+    request's siteaccess counts (auth.md §4): a cookie of another siteaccess is not this siteaccess's
+    session. Basic credentials not verified in the last minute are checked off the event loop. With
+    ``cached``, a caller known to this process is taken without a statement, for the request to confirm
+    (domain/caller.py)."""
     siteaccess = siteaccess_of(headers, settings)
     cookie_name = cookie_name_for(siteaccess)
-    authorization = headers.get("authorization")
-    if authorization:
-        scheme, _, credentials = authorization.partition(" ")
-        scheme = scheme.lower()
-        if scheme == "basic":
-            login, password = _basic_credentials(credentials.strip())
-            check = auth.cached_basic(login, password, siteaccess) if cached else None
-            if check is not None:
-                return Caller(check.user, None, cookie_name, check=check)
-            user = await off_loop(auth.basic, login, password, address, siteaccess=siteaccess, cached=cached)
-            if isinstance(user, CallerCheck):
-                return Caller(user.user, None, cookie_name, check=user)
-            return Caller(user, None, cookie_name)
-        if scheme == "bearer":
-            found = auth.user_from_token(credentials.strip(), cached=cached)
-            if isinstance(found, CallerCheck):
-                return Caller(found.user, None, cookie_name, check=found)
-            return Caller(found, None, cookie_name)
-    session_id = cookies.get(cookie_name)
+    scheme, credentials = _authorization(headers, settings.auth_methods)
+    subject = certificate_subject(headers, settings, client.proxied)
+    if subject is not None:
+        if scheme:
+            raise BadRequest(
+                "The request carries a client certificate and an Authorization header: send one of them"
+            )
+        found = auth.certificate_user(subject.kind, subject.value, siteaccess=siteaccess, cached=cached)
+        return _stateless(found, cookie_name)
+    if scheme == "basic":
+        login, password = _basic_credentials(credentials)
+        check = auth.cached_basic(login, password, siteaccess) if cached else None
+        if check is not None:
+            return _stateless(check, cookie_name)
+        user = await off_loop(
+            auth.basic, login, password, client.address, siteaccess=siteaccess, cached=cached
+        )
+        return _stateless(user, cookie_name)
+    if scheme == "bearer":
+        return _stateless(auth.user_from_token(credentials, cached=cached), cookie_name)
+    session_id = cookies.get(cookie_name) if "session" in settings.auth_methods else None
     if session_id:
         unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
         token = headers.get("x-csrf-token")
@@ -129,6 +141,23 @@ async def identify(
             raise Unauthorized(f"Missing or invalid CSRF token for {method}")
         return Caller(user, session, cookie_name)
     return Caller(auth.anonymous(), None, cookie_name)
+
+
+def _authorization(headers: Headers, methods: tuple[str, ...]) -> tuple[str, str]:
+    """The Authorization header's scheme (lower case) and credentials; ``("", "")`` without one, or when
+    its scheme is unknown or of a method not active."""
+    scheme, _, credentials = headers.get("authorization", "").partition(" ")
+    scheme = scheme.lower()
+    if _SCHEME_METHODS.get(scheme) not in methods:
+        return "", ""
+    return scheme, credentials.strip()
+
+
+def _stateless(found: User | CallerCheck, cookie_name: str) -> Caller:
+    """The caller of stateless credentials (no session), as read or as a cache knows it."""
+    if isinstance(found, CallerCheck):
+        return Caller(found.user, None, cookie_name, check=found)
+    return Caller(found, None, cookie_name)
 
 
 def check_expected_user(headers: Headers, user: User) -> None:

@@ -9,6 +9,7 @@ from importlib import resources
 import orjson
 
 from pressroom.config import Settings
+from pressroom.rest.auth import cookie_name_for
 from pressroom.rest.openapi import document
 from pressroom.rest.operations import Answer
 from pressroom.rest.routing import Router
@@ -62,6 +63,8 @@ class ApiDocs:
 
     def __init__(self, settings: Settings, router: Router) -> None:
         self.router = router
+        self.auth_methods = settings.auth_methods
+        self.session_cookie = cookie_name_for(settings.default_siteaccess)
         self.dialects = {dialect.prefix + DOCUMENT: dialect for dialect in settings.dialects}
         self.urls = [{"url": path, "name": dialect.vendor} for path, dialect in self.dialects.items()]
         self._made: dict[str, Answer] = {}
@@ -79,7 +82,9 @@ class ApiDocs:
 
     def _make(self, path: str) -> Answer:
         if path in self.dialects:
-            body = orjson.dumps(document(self.router, self.dialects[path]))
+            body = orjson.dumps(
+                document(self.router, self.dialects[path], self.auth_methods, self.session_cookie)
+            )
             return Answer(200, "application/json", body, (("cache-control", "no-cache"),))
         if path in (DOCS, DOCS + "/"):
             return Answer(200, "text/html; charset=utf-8", _PAGE.encode())

@@ -1,8 +1,9 @@
 """Who the client is behind a trusted reverse proxy (``PRESSROOM_TRUSTED_PROXIES``).
 
 Only when the TCP peer is a trusted proxy are ``X-Forwarded-For`` (the client's address) and
-``X-Forwarded-Proto`` (whether it used HTTPS) believed; from any other peer both are ignored, so that a
-client cannot pick its own address to dodge the login throttle. ``X-Forwarded-For`` is walked from the right
+``X-Forwarded-Proto`` (whether it used HTTPS) believed, and so are the client certificate headers it sets
+(rest/certificate.py); from any other peer all are ignored, so that a client cannot pick its own address to
+dodge the login throttle, nor name its own certificate. ``X-Forwarded-For`` is walked from the right
 (each proxy appends the address it saw) past the hops that are trusted proxies themselves; anything in it
 that is not an address leaves the peer as the client.
 """
@@ -21,6 +22,7 @@ Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 class Client(NamedTuple):
     address: str | None  # for the login throttle and the access log
     https: bool  # the client used HTTPS: the session cookie is Secure
+    proxied: bool = False  # the TCP peer is a trusted proxy: the headers it sets are believed
 
 
 def client_of(scope: MutableMapping[str, Any], trusted: tuple[Network, ...]) -> Client:
@@ -38,7 +40,7 @@ def client_of(scope: MutableMapping[str, Any], trusted: tuple[Network, ...]) -> 
             proto = bytes(value).decode("latin-1")
     if proto is not None and proto.rsplit(",", 1)[-1].strip().lower() == "https":
         https = True
-    return Client(_forwarded_client(forwarded_for, trusted) or address, https)
+    return Client(_forwarded_client(forwarded_for, trusted) or address, https, proxied=True)
 
 
 def _forwarded_client(lines: list[str], trusted: tuple[Network, ...]) -> str | None:

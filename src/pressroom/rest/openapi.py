@@ -253,10 +253,61 @@ def _xml_schema(root: str) -> dict[str, Any]:
     return {"type": "object", "xml": {"name": root}, "additionalProperties": True}
 
 
-def document(router: Router, dialect: Dialect) -> dict[str, Any]:
-    """The OpenAPI document of the API as served under ``dialect``'s prefix."""
+def security_schemes(auth_methods: tuple[str, ...], session_cookie: str) -> dict[str, Any]:
+    """The security schemes of the active authentication methods (``PRESSROOM_AUTH_METHODS``)."""
+    schemes: dict[str, dict[str, Any]] = {
+        "basic": {"basic": {"type": "http", "scheme": "basic"}},
+        "jwt": {
+            "jwt": {
+                "type": "http",
+                "scheme": "bearer",
+                "bearerFormat": "JWT",
+                "description": "A token from POST /user/token/jwt",
+            }
+        },
+        "session": {
+            "session": {
+                "type": "apiKey",
+                "in": "cookie",
+                "name": session_cookie,
+                "description": (
+                    "The session cookie from POST /user/sessions (Session.name names it; its name depends "
+                    "on the siteaccess). Unsafe methods also need the csrf scheme."
+                ),
+            },
+            "csrf": {
+                "type": "apiKey",
+                "in": "header",
+                "name": "X-CSRF-Token",
+                "description": "Session.csrfToken, sent with the session cookie on POST, PATCH, PUT, DELETE",
+            },
+        },
+        "certificate": {
+            "certificate": {
+                "type": "mutualTLS",
+                "description": "A client certificate verified by the TLS-terminating proxy in front",
+            }
+        },
+    }
+    return {name: scheme for method in auth_methods for name, scheme in schemes[method].items()}
+
+
+_REQUIREMENTS: tuple[tuple[str, dict[str, list[str]]], ...] = (
+    ("certificate", {"certificate": []}),
+    ("basic", {"basic": []}),
+    ("jwt", {"jwt": []}),
+    ("session", {"session": [], "csrf": []}),
+)
+
+
+def document(
+    router: Router, dialect: Dialect, auth_methods: tuple[str, ...], session_cookie: str
+) -> dict[str, Any]:
+    """The OpenAPI document of the API as served under ``dialect``'s prefix, with the security schemes of
+    the active authentication methods (``session_cookie``: the cookie name of the default siteaccess)."""
     builder = _Builder(router, dialect)
     paths = builder.paths()
+    schemes = security_schemes(auth_methods, session_cookie)
     return {
         "openapi": VERSION,
         "info": {
@@ -273,10 +324,7 @@ def document(router: Router, dialect: Dialect) -> dict[str, Any]:
         "components": {
             "schemas": builder.schemas(),
             "responses": builder.error_responses(),
-            "securitySchemes": {
-                "basic": {"type": "http", "scheme": "basic"},
-                "jwt": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"},
-            },
+            "securitySchemes": schemes,
         },
-        "security": [{"basic": []}, {"jwt": []}, {}],
+        "security": [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}],
     }

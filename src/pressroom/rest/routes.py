@@ -11,6 +11,7 @@ document is generated from this table.
 
 from __future__ import annotations
 
+from pressroom.config import DEFAULT_AUTH_METHODS
 from pressroom.rest.declared import RAW
 from pressroom.rest.handlers import basics, bookmarks, files, images, object_states, sessions
 from pressroom.rest.handlers import content as co
@@ -486,5 +487,14 @@ ROUTES: list[Route] = [
 ]
 
 
-def build_router() -> Router:
-    return Router(ROUTES)
+# The routes that issue the credentials of an authentication method: without the method, they do not exist.
+_METHOD_ROUTES = {
+    "session": frozenset({"session.create", "session.current", "session.refresh", "session.delete"}),
+    "jwt": frozenset({"token.create"}),
+}
+
+
+def build_router(auth_methods: tuple[str, ...] = DEFAULT_AUTH_METHODS) -> Router:
+    """The route table, without the routes of authentication methods not in ``auth_methods``."""
+    absent = set().union(*(names for method, names in _METHOD_ROUTES.items() if method not in auth_methods))
+    return Router([route for route in ROUTES if route.name not in absent])

@@ -3,10 +3,10 @@
 Sessions live in the database so that every server process (and every machine on one PostgreSQL)
 sees the same ones. Verified Basic credentials are remembered for a short time in-process, keyed by an
 HMAC of login and password, so that a client sending Basic on every request does not pay for argon2 each
-time; so are the sessions and the JWT users seen. A remembered caller is confirmed by the request's own
-statements (domain/caller.py: the account row, token epoch and session come back with them), so
-disabling a user, changing a password, logging out or deleting a user takes effect at once in every
-process.
+time; so are the sessions, the JWT users and the users of client certificates seen. A remembered caller is
+confirmed by the request's own statements (domain/caller.py: the account row, token epoch and session come
+back with them), so disabling a user, changing a password, logging out or deleting a user takes effect at
+once in every process.
 
 Every password check goes through the login throttle (services/throttle.py), and an unknown login costs the
 same argon2 verification as a known one. The anonymous account never logs in. A JWT carries its user's token
@@ -62,6 +62,7 @@ class AuthService:
         self._basic_cache: dict[Hashable, tuple[float, str, User]] = {}  # -> (expiry, hash checked, user)
         self._sessions: dict[Hashable, tuple[Session, User]] = {}
         self._token_users: dict[Hashable, User] = {}
+        self._certificate_users: dict[Hashable, tuple[float, User]] = {}  # -> (expiry, user)
         self._lock = threading.Lock()
         self._anonymous: User | None = None
         self.throttle = LoginThrottle(store)
@@ -133,7 +134,7 @@ class AuthService:
     def forget(self, check: CallerCheck) -> None:
         """Drop the cache entry a check found stale."""
         with self._lock:
-            for cache in (self._basic_cache, self._sessions, self._token_users):
+            for cache in (self._basic_cache, self._sessions, self._token_users, self._certificate_users):
                 cache.pop(check.key, None)
 
     def _keep(self, cache: dict[Hashable, Any], key: Hashable, value: Any) -> None:
@@ -164,6 +165,30 @@ class AuthService:
         user, password_hash = self._checked(login, password, address, siteaccess)
         self._keep(self._basic_cache, key, (time.monotonic() + BASIC_CACHE_SECONDS, password_hash, user))
         return user
+
+    def certificate_user(
+        self, kind: str, value: str, *, siteaccess: str, cached: bool = True
+    ) -> User | CallerCheck:
+        """The user a client certificate verified by a trusted proxy names: ``kind`` ``cn`` takes ``value``
+        as a login, ``email`` as the e-mail address of exactly one user. Enabled, not anonymous, and allowed
+        to log in on ``siteaccess``, or Unauthorized (the same answer for each, not telling which). With
+        ``cached``, a user found in the last minute, for the request to confirm (a user disabled, deleted,
+        renamed or given another e-mail since is not taken)."""
+        key = ("certificate", kind, value.lower(), siteaccess)
+        known = self._certificate_users.get(key)
+        if cached and known is not None and known[0] > time.monotonic():
+            return CallerCheck(known[1], key=key)
+        with self.store.read() as tx:
+            if kind == "email":
+                users = tx.users.by_email(value)
+            else:
+                found = tx.users.by_login(value)
+                users = [found[0]] if found is not None else []
+        if len(users) != 1 or not users[0].enabled or users[0].is_anonymous:
+            raise Unauthorized(f"The client certificate's {kind} '{value}' names no user who may log in")
+        self.permissions.require(users[0], "user", "login", target=Target(siteaccess=siteaccess))
+        self._keep(self._certificate_users, key, (time.monotonic() + BASIC_CACHE_SECONDS, users[0]))
+        return users[0]
 
     # -- sessions ----------------------------------------------------------------------------------
     def start_session(self, user: User, replaces: Session | None = None) -> Session:
