@@ -488,6 +488,8 @@ def test_a_refused_or_failed_write_appends_nothing(api: Api) -> None:
     error_message(post_content(api, content_create([field("name", "")])), 400)  # a required field empty
     error_message(relocate(api, "MOVE", "1/2", f"locations/{main_location_path(info)}"), 403)  # into itself
     log.none()
+    assert create_section(api, unique()).status_code == 201  # and the next write that succeeds has its event
+    log.one("section.created")
 
 
 # -- both databases ----------------------------------------------------------------------------------
