@@ -158,8 +158,9 @@ class ContentTypeService:
                     raise BadRequest(f"Cannot publish: {reason}")
             elif definitions:
                 check_schemas(content_type)
-            record_type(tx, "content_type.created", user.id, content_type)
-            return saved(tx, content_type)
+            created = saved(tx, content_type)
+            record_type(tx, "content_type.created", user.id, created)
+            return created
 
     def copy(self, user: User, type_id: int) -> ContentType:
         """A defined copy with new ids, a new remote id and the identifier ``copy_of_<identifier>_<id>``."""
@@ -182,8 +183,9 @@ class ContentTypeService:
                     replace(d, id=gateway.new_field_definition_id()) for d in source.field_definitions
                 ),
             )
-            record_type(tx, "content_type.created", user.id, copy, copiedFrom=type_id)
-            return saved(tx, copy)
+            copied = saved(tx, copy)
+            record_type(tx, "content_type.created", user.id, copied, copiedFrom=type_id)
+            return copied
 
     # -- drafts --------------------------------------------------------------------------------------
     def create_draft(self, user: User, type_id: int, struct: ContentTypeInput) -> ContentType:
@@ -194,8 +196,9 @@ class ContentTypeService:
             if tx.content_types.get(type_id, DRAFT) is not None:
                 raise Forbidden(f"Content type {type_id} already has a draft")
             draft = apply_type_input(replace(defined, status=DRAFT), struct, user_id=user.id, now=utc_now())
-            record_type(tx, "content_type.updated", user.id, draft, draftCreated=True)
-            return saved(tx, self._checked(tx, draft))
+            created = saved(tx, self._checked(tx, draft))
+            record_type(tx, "content_type.updated", user.id, created, draftCreated=True)
+            return created
 
     def update_draft(
         self, user: User, type_id: int, struct: ContentTypeInput, if_match: str | None
@@ -206,8 +209,9 @@ class ContentTypeService:
             current = get_type(tx, type_id, DRAFT)
             check_tag(if_match, current, f"The draft of content type {type_id}")
             draft = apply_type_input(current, struct, user_id=user.id, now=utc_now())
-            record_type(tx, "content_type.updated", user.id, draft)
-            return saved(tx, self._checked(tx, draft))
+            updated = saved(tx, self._checked(tx, draft))
+            record_type(tx, "content_type.updated", user.id, updated)
+            return updated
 
     def publish_draft(self, user: User, type_id: int) -> ContentType:
         """The draft becomes the defined type; Forbidden while it is incomplete."""
@@ -275,8 +279,9 @@ class ContentTypeService:
         draft = tx.content_types.get(defined.id, DRAFT)
         if draft is not None:
             tx.content_types.save(replace(draft, group_ids=group_ids))
-        record_type(tx, "content_type.updated", user.id, replace(defined, group_ids=group_ids))
-        return saved(tx, replace(defined, group_ids=group_ids))
+        linked = saved(tx, replace(defined, group_ids=group_ids))
+        record_type(tx, "content_type.updated", user.id, linked)
+        return linked
 
     # -- checks --------------------------------------------------------------------------------------
     def _checked(self, tx: Tx, draft: ContentType) -> ContentType:

@@ -103,8 +103,8 @@ class RelationService:
             if relation.type != COMMON:
                 raise Forbidden(f"Relation {relation_id} is not a COMMON relation and cannot be removed")
             tx.relations.delete(relation_id)
+            tx.content.touch(content_id)
             removed = {"relationId": relation_id, "destinationContentId": relation.destination_content_id}
             record_content(
                 tx, "content.version_updated", user.id, info, version_no=version_no, relationDeleted=removed
             )
-            tx.content.touch(content_id)
