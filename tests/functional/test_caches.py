@@ -167,14 +167,16 @@ def test_statements_of_the_hot_paths(two: tuple[Api, Api]) -> None:
     # BEGIN is not counted on either database (it goes to the driver). Creating:
     # the parent location with its content, the caller's account and access stamp and the cache epoch
     # in one SELECT; the item, its version, the field rows, the pending location. The field ids come from
-    # the process's block (the warm-up reserved it); nothing is read back.
-    assert creating.count == 5, creating.statements
-    assert creating.statements[-4].startswith("INSERT INTO content "), creating.statements
+    # the process's block (the warm-up reserved it); nothing is read back. Last, the event.
+    assert creating.count == 6, creating.statements
+    assert creating.statements[-5].startswith("INSERT INTO content "), creating.statements
+    assert creating.statements[-1].startswith("INSERT INTO events "), creating.statements
     # Publishing: the item locked with the version, its fields and the caller; the versions' states;
     # the search index (field rows and text; a republish also deletes rows); the pending location taken
     # with its parent's path; the location inserted with its path; the item's row; the URL alias entry,
-    # inserted unless its key is taken (its node from the process's block).
-    assert publishing.count == 8, publishing.statements
+    # inserted unless its key is taken (its node from the process's block); the event.
+    assert publishing.count == 9, publishing.statements
+    assert publishing.statements[-1].startswith("INSERT INTO events "), publishing.statements
     assert not [s for s in publishing.statements if s.startswith("UPDATE sequences")], publishing.statements
 
 

@@ -1,7 +1,8 @@
 """Crash safety: ``kill -9`` the server and its Granian workers (the whole process group) while clients
 create and publish content, move subtrees and publish content types; after a restart every write a client
-saw acknowledged is there, and ``pressroom check`` finds nothing half-written (a path that disagrees with
-its parent included). On SQLite and PostgreSQL.
+saw acknowledged is there with its event, every event's write is there (the event log is a transactional
+outbox: an event exists exactly when its write committed), and ``pressroom check`` finds nothing
+half-written (a path that disagrees with its parent included). On SQLite and PostgreSQL.
 
 Each client moves its previous item, with everything below it, under the item it has just published:
 a chain that grows one level per round, so every move rewrites the paths of a whole subtree."""
@@ -21,10 +22,14 @@ from typing import Any
 import httpx
 import pytest
 
+from pressroom.domain.event import Cursor, Event
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
 from tests.conftest import spawn_server
 from tests.functional.content_support import content_create, post_content
 from tests.functional.content_support import field as content_field
 from tests.functional.content_types_support import create_type, type_create
+from tests.functional.events_support import settled
 from tests.functional.tree_support import relocate
 from tests.helpers import Api, media
 
@@ -146,6 +151,55 @@ def assert_everything_acknowledged_is_there(base: str, acknowledged: Acknowledge
             assert response.json()["ContentType"]["status"] == "DEFINED"
 
 
+def logged_events(database_url: str) -> list[Event]:
+    engine = make_engine(database_url)
+    try:
+        events, _ = settled(SqlStore(engine), Cursor())
+    finally:
+        engine.dispose()
+    return events
+
+
+def assert_events_match_the_writes(base: str, events: list[Event], acknowledged: Acknowledged) -> None:
+    """Each acknowledged write has its event; each event's write is there (writes in flight at the kill
+    that committed have both, unacknowledged)."""
+    by_type: dict[str, list[Event]] = {}
+    for event in events:
+        by_type.setdefault(event.type.removeprefix("pressroom."), []).append(event)
+    assert set(by_type) <= {
+        "content.created", "content.published", "location.moved", "content_type.created",
+        "content_type.published",
+    }, set(by_type)  # fmt: skip
+    created = [event.content_id for event in by_type.get("content.created", [])]
+    published = [event.content_id for event in by_type.get("content.published", [])]
+    moved = [
+        (event.content_id, event.data["locations"][0]["parentId"])
+        for event in by_type.get("location.moved", [])
+    ]
+    types_created = [event.subject for event in by_type.get("content_type.created", [])]
+    types_published = [event.subject for event in by_type.get("content_type.published", [])]
+    assert set(acknowledged.created) <= set(created)
+    assert set(acknowledged.published) <= set(published)
+    assert set(acknowledged.moved) <= set(moved)
+    assert {f"content_type/{type_id}" for type_id in acknowledged.types_published} <= set(types_published)
+    assert len(set(created)) == len(created) and len(set(published)) == len(published)  # once each
+    with httpx.Client(base_url=base, timeout=30) as http:
+        api = Api(http)
+        for content_id in created:
+            response = api.get(f"/content/objects/{content_id}", accept=media("ContentInfo"))
+            assert response.status_code == 200, (content_id, response.text)
+            assert (content_id in published) == (response.json()["Content"]["status"] == "PUBLISHED")
+        for content_id, parent_id in moved:
+            assert location_path(api, content_id).split("/")[-2] == str(parent_id), (content_id, parent_id)
+        for subject in types_created:
+            type_id = subject.split("/")[1]
+            where = f"/content/types/{type_id}" + ("" if subject in types_published else "/draft")
+            assert api.get(where, accept=media("ContentType")).status_code == 200, subject
+        for subject in types_published:
+            response = api.get(f"/content/types/{subject.split('/')[1]}", accept=media("ContentType"))
+            assert response.json()["ContentType"]["status"] == "DEFINED", subject
+
+
 def run_check(database_url: str, root: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PRESSROOM_DATABASE_URL=database_url, PRESSROOM_FILE_ROOT=str(root / "files"))
     return subprocess.run(
@@ -174,6 +228,7 @@ def test_a_kill_9_mid_write_loses_nothing_acknowledged(
     process, base = spawn_server(tmp_path, database_url, workers=1)
     try:
         assert_everything_acknowledged_is_there(base, acknowledged)
+        assert_events_match_the_writes(base, logged_events(database_url), acknowledged)
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=10)

@@ -32,10 +32,11 @@ BIG = 10_000
 # and trash drop the subtree's alias entries in one statement, and delete also the user accounts of the
 # deleted content, marks the items that related to it changed, and deletes their field rows with RETURNING
 # of the files they referenced (the stored-file bookkeeping of services/file.py). Each count includes the
-# permission resolver's reads in the transaction (the caller's grants, which bring the cache epoch along).
-MOVE_STATEMENTS = 22
-DELETE_STATEMENTS = 11
-TRASH_STATEMENTS = 12
+# permission resolver's reads in the transaction (the caller's grants, which bring the cache epoch along),
+# and the one INSERT of the write's event.
+MOVE_STATEMENTS = 23
+DELETE_STATEMENTS = 12
+TRASH_STATEMENTS = 13
 
 
 def grow(engine: Engine, parent_path: str, count: int, fanout: int, **extra: object) -> GrownTree:

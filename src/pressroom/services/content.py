@@ -48,6 +48,7 @@ from pressroom.services.content_ops import (
     resolve_location,
     save_plan,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import refresh_location_aliases
@@ -72,7 +73,18 @@ class ContentService:
     def create(self, user: User, struct: ContentCreate) -> Version:
         """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
         with write_releasing_files(self.store, self.files) as tx:
-            return create_draft(tx, self.files, self.permissions, user, struct, now())
+            created = create_draft(tx, self.files, self.permissions, user, struct, now())
+            parents = [location.parent_id for location in struct.locations]
+            languages = created.info.language_codes
+            record_content(
+                tx,
+                "content.created",
+                user.id,
+                created.content,
+                languages=languages,
+                parentLocationIds=parents,
+            )
+            return created
 
     # -- read ----------------------------------------------------------------------------------------
     def load_info(self, user: User, content_id: int) -> ContentInfo:
@@ -124,7 +136,9 @@ class ContentService:
             if if_match is not None and not tag_matches(if_match, value_tag(info)):
                 raise PreconditionFailed(f"Content {content_id} has changed; its ETag is {value_tag(info)}")
             update_metadata(tx, info, struct)
-            return get_content(tx, content_id)
+            updated = get_content(tx, content_id)
+            record_content(tx, "content.updated", user.id, updated, previousSectionId=info.section_id)
+            return updated
 
     def hide(self, user: User, content_id: int) -> None:
         self._set_hidden(user, content_id, True)
@@ -139,17 +153,21 @@ class ContentService:
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
                 refresh_visibility(tx, tx.locations.of_content(content_id))
+            record_content(tx, "content.hidden" if hidden else "content.revealed", user.id, info)
 
     # -- delete and copy -----------------------------------------------------------------------------
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees: content/remove on every item
         below them too)."""
         with write_releasing_files(self.store, self.files) as tx:
-            require_on(self.permissions, user, tx, "remove", lock_content(tx, content_id))
-            paths = [location.path_string for location in tx.locations.of_content(content_id)]
+            info = lock_content(tx, content_id)
+            require_on(self.permissions, user, tx, "remove", info)
+            locations = tx.locations.of_content(content_id)
+            paths = [location.path_string for location in locations]
             if paths:
                 self.permissions.require_throughout(user, "remove", paths, tx)
             delete_content(tx, [content_id])
+            record_content(tx, "content.deleted", user.id, info, locations=locations)
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
@@ -193,7 +211,10 @@ class ContentService:
                     remove_translation(tx, info, version, language_code)
             reindex(tx, info)
             tx.content.touch(content_id)
-            refresh_location_aliases(tx, [location.id for location in tx.locations.of_content(content_id)])
+            locations = tx.locations.of_content(content_id)
+            refresh_location_aliases(tx, [location.id for location in locations])
+            kind = "content.translation_deleted"
+            record_content(tx, kind, user.id, info, languages=[language_code], locations=locations)
 
 
 def create_draft(

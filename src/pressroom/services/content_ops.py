@@ -8,7 +8,7 @@ import uuid
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pressroom.domain.content import (
     DRAFT,
@@ -42,6 +42,7 @@ from pressroom.services.content_fields import (
     make_fields,
     relation_targets,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import (
     refresh_aliases,
@@ -343,13 +344,22 @@ def copy_version(tx: Tx, user: User, info: ContentInfo, source: VersionInfo, now
 
 
 def publish(
-    tx: Tx, info: ContentInfo, version: VersionInfo, now: datetime, locked: LockedVersion | None = None
+    tx: Tx,
+    info: ContentInfo,
+    version: VersionInfo,
+    now: datetime,
+    locked: LockedVersion | None = None,
+    *,
+    user_id: int | None,
+    event: str | None = "content.published",
+    **extra: Any,
 ) -> None:
     """Publish a draft: the published version is archived, pending locations become real locations,
     field relations are recorded, the URL aliases of every location follow the new names. Raises
     Forbidden for a version that is not a draft, and ContentValidationError when a required field is
     empty. ``locked``: the version's fields and whether it holds derived relations, when the caller
-    read them with its lock (see ``lock_version``)."""
+    read them with its lock (see ``lock_version``). Appends ``event`` by ``user_id`` (None: the caller
+    appends its own), naming the locations just placed on a first publish."""
     if not version.is_draft:
         raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
     content_type = get_content_type(tx, info.content_type_id)
@@ -372,10 +382,14 @@ def publish(
         main_location_id=main_location_id or info.main_location_id,
     )
     names = {info.id: segment_names(content_type, version, fields)}
-    if info.status == DRAFT:  # never published: no location but those just placed
-        refresh_aliases(tx, placed, names, {info.id: published}, new=True)
-    else:
-        refresh_aliases(tx, tx.locations.of_content(info.id), names, {info.id: published})
+    new = info.status == DRAFT  # never published: no location but those just placed
+    locations = placed if new else tx.locations.of_content(info.id)
+    refresh_aliases(tx, locations, names, {info.id: published}, new=new)
+    if event is not None:
+        record_content(
+            tx, event, user_id, published, version_no=version.version_no, languages=version.language_codes,
+            locations=locations, **extra,
+        )  # fmt: skip
 
 
 def _place_pending(tx: Tx, info: ContentInfo) -> list[Location]:
@@ -409,9 +423,16 @@ def reindex(tx: Tx, info: ContentInfo) -> None:
         tx.search_index.put([index_item(info.id, content_type, version.names, fields)])
 
 
-def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now: datetime) -> ContentInfo:
+def copy_item(
+    tx: Tx,
+    user: User,
+    info: ContentInfo,
+    where: LocationCreate,
+    now: datetime,
+    event: str | None = "content.copied",
+) -> ContentInfo:
     """A published copy of the item's current version (fields, relations), owned by ``user``, with one
-    location as ``where`` says (sort fields left None take the type's defaults)."""
+    location as ``where`` says (sort fields left None take the type's defaults); appends ``event``."""
     content_type = get_content_type(tx, info.content_type_id)
     source = current_version(tx, info)
     new_id = tx.content.create(
@@ -438,7 +459,7 @@ def copy_item(tx: Tx, user: User, info: ContentInfo, where: LocationCreate, now:
     tx.content.save_fields(new_id, version_no, copied, replace=False)
     tx.relations.copy(info.id, source.version_no, version_no, target_content_id=new_id)
     tx.locations.add_pending(new_id, resolve_location(tx, replace(where, remote_id=None), content_type))
-    publish(tx, get_content(tx, new_id), version, now)
+    publish(tx, get_content(tx, new_id), version, now, user_id=user.id, event=event, copiedFrom=info.id)
     return get_content(tx, new_id)
 
 

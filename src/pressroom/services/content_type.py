@@ -32,6 +32,7 @@ from pressroom.domain.errors import (
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_type_group import get_group, utc_now
+from pressroom.services.event_log import record_type
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -157,7 +158,9 @@ class ContentTypeService:
                     raise BadRequest(f"Cannot publish: {reason}")
             elif definitions:
                 check_schemas(content_type)
-            return saved(tx, content_type)
+            created = saved(tx, content_type)
+            record_type(tx, "content_type.created", user.id, created)
+            return created
 
     def copy(self, user: User, type_id: int) -> ContentType:
         """A defined copy with new ids, a new remote id and the identifier ``copy_of_<identifier>_<id>``."""
@@ -180,7 +183,9 @@ class ContentTypeService:
                     replace(d, id=gateway.new_field_definition_id()) for d in source.field_definitions
                 ),
             )
-            return saved(tx, copy)
+            copied = saved(tx, copy)
+            record_type(tx, "content_type.created", user.id, copied, copiedFrom=type_id)
+            return copied
 
     # -- drafts --------------------------------------------------------------------------------------
     def create_draft(self, user: User, type_id: int, struct: ContentTypeInput) -> ContentType:
@@ -191,7 +196,9 @@ class ContentTypeService:
             if tx.content_types.get(type_id, DRAFT) is not None:
                 raise Forbidden(f"Content type {type_id} already has a draft")
             draft = apply_type_input(replace(defined, status=DRAFT), struct, user_id=user.id, now=utc_now())
-            return saved(tx, self._checked(tx, draft))
+            created = saved(tx, self._checked(tx, draft))
+            record_type(tx, "content_type.updated", user.id, created, draftCreated=True)
+            return created
 
     def update_draft(
         self, user: User, type_id: int, struct: ContentTypeInput, if_match: str | None
@@ -202,7 +209,9 @@ class ContentTypeService:
             current = get_type(tx, type_id, DRAFT)
             check_tag(if_match, current, f"The draft of content type {type_id}")
             draft = apply_type_input(current, struct, user_id=user.id, now=utc_now())
-            return saved(tx, self._checked(tx, draft))
+            updated = saved(tx, self._checked(tx, draft))
+            record_type(tx, "content_type.updated", user.id, updated)
+            return updated
 
     def publish_draft(self, user: User, type_id: int) -> ContentType:
         """The draft becomes the defined type; Forbidden while it is incomplete."""
@@ -221,23 +230,26 @@ class ContentTypeService:
             tx.content_types.publish_draft(type_id)
             if before is not None and changes_the_index(before, draft):
                 tx.search_index.reindex_type(type_id)
+            record_type(tx, "content_type.published", user.id, draft, status=DEFINED)
             return get_type(tx, type_id)
 
     def delete_draft(self, user: User, type_id: int) -> None:
         self.permissions.require(user, "class", "update")
         with self.store.write() as tx:
-            get_type(tx, type_id, DRAFT)
+            draft = get_type(tx, type_id, DRAFT)
             tx.content_types.delete(type_id, DRAFT)
+            record_type(tx, "content_type.updated", user.id, draft, draftDeleted=True)
 
     def delete(self, user: User, type_id: int) -> None:
         """Delete a defined type and its draft; Forbidden while content items are of this type."""
         self.permissions.require(user, "class", "delete")
         with self.store.write() as tx:
-            get_type(tx, type_id)
+            defined = get_type(tx, type_id)
             if tx.content_types.has_instances(type_id):
                 raise Forbidden(f"Content type {type_id} still has content items")
             tx.content_types.delete(type_id, DRAFT)
             tx.content_types.delete(type_id, DEFINED)
+            record_type(tx, "content_type.deleted", user.id, defined)
 
     # -- groups of a type ----------------------------------------------------------------------------
     def link_group(self, user: User, type_id: int, group_id: int) -> ContentType:
@@ -249,7 +261,7 @@ class ContentTypeService:
                 raise InvalidArgument(f"Content type group {group_id} does not exist")
             if group_id in defined.group_ids:
                 raise Forbidden(f"Content type {type_id} is already in content type group {group_id}")
-            return self._set_groups(tx, defined, (*defined.group_ids, group_id))
+            return self._set_groups(tx, user, defined, (*defined.group_ids, group_id))
 
     def unlink_group(self, user: User, type_id: int, group_id: int) -> ContentType:
         """Remove the type from a group: NotFound when not in it, Forbidden for its last group."""
@@ -260,14 +272,16 @@ class ContentTypeService:
                 raise NotFound(f"Content type {type_id} is not in content type group {group_id}")
             if len(defined.group_ids) == 1:
                 raise Forbidden(f"Content type group {group_id} is the last group of content type {type_id}")
-            return self._set_groups(tx, defined, tuple(g for g in defined.group_ids if g != group_id))
+            return self._set_groups(tx, user, defined, tuple(g for g in defined.group_ids if g != group_id))
 
     @staticmethod
-    def _set_groups(tx: Tx, defined: ContentType, group_ids: tuple[int, ...]) -> ContentType:
+    def _set_groups(tx: Tx, user: User, defined: ContentType, group_ids: tuple[int, ...]) -> ContentType:
         draft = tx.content_types.get(defined.id, DRAFT)
         if draft is not None:
             tx.content_types.save(replace(draft, group_ids=group_ids))
-        return saved(tx, replace(defined, group_ids=group_ids))
+        linked = saved(tx, replace(defined, group_ids=group_ids))
+        record_type(tx, "content_type.updated", user.id, linked)
+        return linked
 
     # -- checks --------------------------------------------------------------------------------------
     def _checked(self, tx: Tx, draft: ContentType) -> ContentType:

@@ -10,6 +10,7 @@ from pressroom.domain.content_type_rules import check_group_identifier
 from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed, found
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
+from pressroom.services.event_log import record
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -54,7 +55,9 @@ class ContentTypeGroupService:
         identifier = check_group_identifier(identifier)
         with self.store.write() as tx:
             self._check_free(tx, identifier)
-            return tx.content_types.create_group(identifier, user.id, utc_now())
+            group = tx.content_types.create_group(identifier, user.id, utc_now())
+            _record(tx, "content_type_group.created", user, group)
+            return group
 
     def update(
         self, user: User, group_id: int, identifier: str | None, if_match: str | None
@@ -69,17 +72,25 @@ class ContentTypeGroupService:
             new = current.identifier if identifier is None else check_group_identifier(identifier)
             if new != current.identifier:
                 self._check_free(tx, new)
-            return tx.content_types.update_group(group_id, new, user.id, utc_now())
+            group = tx.content_types.update_group(group_id, new, user.id, utc_now())
+            _record(tx, "content_type_group.updated", user, group)
+            return group
 
     def delete(self, user: User, group_id: int) -> None:
         self.permissions.require(user, "class", "delete")
         with self.store.write() as tx:
-            get_group(tx, group_id)
+            group = get_group(tx, group_id)
             if not tx.content_types.group_is_empty(group_id):
                 raise Forbidden(f"Content type group {group_id} still holds content types")
             tx.content_types.delete_group(group_id)
+            _record(tx, "content_type_group.deleted", user, group)
 
     @staticmethod
     def _check_free(tx: Tx, identifier: str) -> None:
         if tx.content_types.group_by_identifier(identifier) is not None:
             raise Forbidden(f"A content type group with identifier '{identifier}' already exists")
+
+
+def _record(tx: Tx, kind: str, user: User, group: ContentTypeGroup) -> None:
+    data = {"contentTypeGroupId": group.id, "identifier": group.identifier}
+    record(tx, kind, user.id, f"content_type_group/{group.id}", data)

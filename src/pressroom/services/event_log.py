@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pressroom.domain.content import ContentInfo
+from pressroom.domain.content_type import ContentType
 from pressroom.domain.event import NewEvent
 from pressroom.domain.location import Location
 from pressroom.storage.spi import Tx
@@ -66,6 +67,39 @@ def record_content(
     data = content_payload(info, version_no=version_no, languages=languages, locations=locations)
     data.update(extra)
     tx.events.append(NewEvent(kind, user_id, info.id, f"content/{info.id}", data))
+
+
+# location.update's event by what it did to ``hidden`` (None: left it)
+LOCATION_UPDATES = {None: "location.updated", True: "location.hidden", False: "location.revealed"}
+
+
+def record_location(
+    tx: Tx,
+    kind: str,
+    user_id: int | None,
+    location: Location,
+    *,
+    locations: Iterable[Location] | None = None,
+    **extra: Any,
+) -> None:
+    """Append ``kind`` about the item at ``location`` (loaded with its content info), naming ``locations``
+    (the location itself by default); about the location alone where it holds no item (the root)."""
+    placed = [location] if locations is None else list(locations)
+    if location.content_info is None:
+        record(tx, kind, user_id, f"location/{location.id}", {"locations": location_payload(placed), **extra})
+    else:
+        record_content(tx, kind, user_id, location.content_info, locations=placed, **extra)
+
+
+def record_type(tx: Tx, kind: str, user_id: int | None, content_type: ContentType, **extra: Any) -> None:
+    """Append ``kind`` about a content type (its defined form or its draft, as ``status`` says)."""
+    data = {
+        "contentTypeId": content_type.id,
+        "identifier": content_type.identifier,
+        "status": content_type.status,
+        "groupIds": list(content_type.group_ids),
+    }
+    record(tx, kind, user_id, f"content_type/{content_type.id}", {**data, **extra})
 
 
 def record(tx: Tx, kind: str, user_id: int | None, subject: str, data: Mapping[str, Any]) -> None:

@@ -10,6 +10,7 @@ from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.user import User
 from pressroom.services.content_type import check_tag, get_type, read_type, saved
 from pressroom.services.content_type_group import utc_now
+from pressroom.services.event_log import record_type
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -69,6 +70,7 @@ class FieldDefinitionService:
                     f"Field type '{kind.identifier}' cannot be added to a type that has content items"
                 )
             changed = self._save(tx, user, draft, (*draft.field_definitions, definition))
+            record_type(tx, "content_type.updated", user.id, changed, fieldDefinitionAdded=definition.id)
             return changed, _definition(changed, definition.id)
 
     def update(
@@ -88,6 +90,7 @@ class FieldDefinitionService:
                 )
             definitions = tuple(updated if d.id == fd_id else d for d in draft.field_definitions)
             changed = self._save(tx, user, draft, definitions)
+            record_type(tx, "content_type.updated", user.id, changed, fieldDefinitionUpdated=fd_id)
             return changed, _definition(changed, fd_id)
 
     def remove(self, user: User, type_id: int, fd_id: int) -> None:
@@ -95,7 +98,8 @@ class FieldDefinitionService:
         with self.store.write() as tx:
             draft = get_type(tx, type_id, DRAFT)
             _definition(draft, fd_id)
-            self._save(tx, user, draft, tuple(d for d in draft.field_definitions if d.id != fd_id))
+            changed = self._save(tx, user, draft, tuple(d for d in draft.field_definitions if d.id != fd_id))
+            record_type(tx, "content_type.updated", user.id, changed, fieldDefinitionDeleted=fd_id)
 
     @staticmethod
     def _save(

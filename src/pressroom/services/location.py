@@ -26,6 +26,7 @@ from pressroom.services.content_ops import (
     require_on,
     resolve_location,
 )
+from pressroom.services.event_log import LOCATION_UPDATES, record_content, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import lookup, refresh_location_aliases
@@ -187,6 +188,7 @@ class LocationService:
             resolved = resolve_location(tx, struct, get_content_type(tx, info.content_type_id))
             created = place(tx, info, parent, resolved)
             refresh_location_aliases(tx, [created.id])
+            record_content(tx, "location.created", user.id, info, locations=[created])
             return self._with_content(tx, user, created)
 
     @staticmethod
@@ -217,7 +219,9 @@ class LocationService:
             if struct.hidden is not None and struct.hidden != location.hidden:
                 tx.locations.set_hidden(location.id, struct.hidden)
                 refresh_visibility(tx, [location])
-            return self._reload(tx, user, location.id)
+            updated = self._reload(tx, user, location.id)
+            record_location(tx, LOCATION_UPDATES[struct.hidden], user.id, updated)
+            return updated
 
     def _source_and_target(
         self, tx: Tx, user: User, path: str, parent_path: str, what: str
@@ -254,7 +258,11 @@ class LocationService:
             tx.locations.move(location, parent)
             refresh_visibility(tx, [get_location(tx, location.id)])
             refresh_location_aliases(tx, [location.id])  # the subtree's paths follow its top
-        return self._reload(tx, user, location.id)
+        moved = self._reload(tx, user, location.id)
+        record_location(
+            tx, "location.moved", user.id, moved, oldParentId=location.parent_id, oldPath=location.path_string
+        )
+        return moved
 
     def copy(self, user: User, path: str, parent_path: str) -> Location:
         """Copy the subtree at ``path`` below ``parent_path``: every item is copied once (published,
@@ -282,10 +290,12 @@ class LocationService:
                     placed[original.id] = place(tx, info, target, struct)
                     refresh_location_aliases(tx, [placed[original.id].id])
                     continue
-                info = copy_item(tx, user, get_content(tx, original.content_id), where, moment)
+                info = copy_item(tx, user, get_content(tx, original.content_id), where, moment, None)
                 copies[original.content_id] = info.id
                 placed[original.id] = get_location(tx, info.main_location_id or 0)
-            return self._reload(tx, user, placed[source.id].id)
+            copied = self._reload(tx, user, placed[source.id].id)
+            record_location(tx, "location.copied", user.id, copied, copiedFrom=source.id)
+            return copied
 
     def swap(self, user: User, path: str, other_path: str) -> None:
         """Exchange the content of two locations; Forbidden for the root."""
@@ -305,6 +315,7 @@ class LocationService:
             tx.locations.swap(first, second)
             refresh_visibility(tx, [get_location(tx, first.id), get_location(tx, second.id)])
             refresh_location_aliases(tx, [first.id, second.id])
+            record_location(tx, "location.swapped", user.id, first, locations=[first, second])
 
     def delete(self, user: User, path: str) -> None:
         """Delete the subtree (content/remove on every item of it): content with no other location
@@ -315,6 +326,7 @@ class LocationService:
             self._require_at(tx, user, "remove", location)
             self.permissions.require_throughout(user, "remove", [location.path_string], tx)
             delete_subtrees(tx, [location.path_string])
+            record_location(tx, "location.deleted", user.id, location)
 
 
 def _others(tx: Tx, location: Location) -> list[Location]:

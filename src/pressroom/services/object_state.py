@@ -9,6 +9,7 @@ from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectS
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_ops import check_readable, get_content, installed_languages, lock_content
+from pressroom.services.event_log import record, record_content
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.storage.spi import Store, Tx
 
@@ -54,7 +55,11 @@ class ObjectStateService:
             assert struct.identifier is not None
             if tx.object_states.group_identifier_taken(struct.identifier):
                 raise _group_exists(struct.identifier)
-            return self._group(tx, tx.object_states.create_group(struct))
+            group = self._group(tx, tx.object_states.create_group(struct))
+            record(
+                tx, "object_state.created", user.id, f"object_state_group/{group.id}", _group_payload(group)
+            )
+            return group
 
     def update_group(
         self, user: User, group_id: int, struct: ObjectStateInput, if_match: str | None
@@ -69,13 +74,20 @@ class ObjectStateService:
                 if tx.object_states.group_identifier_taken(struct.identifier):
                     raise _group_exists(struct.identifier)
             tx.object_states.update_group(group_id, struct)
-            return self._group(tx, group_id)
+            group = self._group(tx, group_id)
+            record(
+                tx, "object_state.updated", user.id, f"object_state_group/{group_id}", _group_payload(group)
+            )
+            return group
 
     def delete_group(self, user: User, group_id: int) -> None:
         self.permissions.require(user, "state", "administrate")
         with self.store.write() as tx:
-            self._group(tx, group_id)
+            group = self._group(tx, group_id)
             tx.object_states.delete_group(group_id)
+            record(
+                tx, "object_state.deleted", user.id, f"object_state_group/{group_id}", _group_payload(group)
+            )
 
     # -- states ----------------------------------------------------------------------------------------
     def list_states(self, group_id: int) -> list[ObjectState]:
@@ -98,7 +110,9 @@ class ObjectStateService:
             if struct.priority is None:
                 struct = _with_priority(struct, tx.object_states.next_priority(group_id))
             self._keep_defaults(tx, group_id)
-            return self._state(tx, group_id, tx.object_states.create_state(group_id, struct))
+            state = self._state(tx, group_id, tx.object_states.create_state(group_id, struct))
+            record(tx, "object_state.created", user.id, f"object_state/{state.id}", _state_payload(state))
+            return state
 
     def update_state(
         self, user: User, group_id: int, state_id: int, struct: ObjectStateInput, if_match: str | None
@@ -115,14 +129,17 @@ class ObjectStateService:
             if struct.priority is not None and struct.priority != state.priority:
                 self._keep_defaults(tx, group_id)
             tx.object_states.update_state(state_id, struct)
-            return self._state(tx, group_id, state_id)
+            state = self._state(tx, group_id, state_id)
+            record(tx, "object_state.updated", user.id, f"object_state/{state_id}", _state_payload(state))
+            return state
 
     def delete_state(self, user: User, group_id: int, state_id: int) -> None:
         """Items in the deleted state go to the group's default state."""
         self.permissions.require(user, "state", "administrate")
         with self.store.write() as tx:
-            self._state(tx, group_id, state_id)
+            state = self._state(tx, group_id, state_id)
             tx.object_states.delete_state(state_id)
+            record(tx, "object_state.deleted", user.id, f"object_state/{state_id}", _state_payload(state))
 
     # -- the states of an item -------------------------------------------------------------------------
     def states_of(self, user: User, content_id: int) -> list[ObjectState]:
@@ -152,6 +169,9 @@ class ObjectStateService:
                 self.permissions.require(user, "state", "assign", target=target, tx=tx)
                 chosen.append(state)
             tx.object_states.assign(content_id, chosen)
+            record_content(
+                tx, "object_state.assigned", user.id, info, states=[_state_payload(s) for s in chosen]
+            )
             return chosen
 
     # -- helpers ---------------------------------------------------------------------------------------
@@ -197,3 +217,11 @@ def _with_priority(struct: ObjectStateInput, priority: int) -> ObjectStateInput:
     return ObjectStateInput(
         struct.identifier, struct.default_language_code, struct.names, struct.descriptions, priority
     )
+
+
+def _group_payload(group: ObjectStateGroup) -> dict[str, object]:
+    return {"groupId": group.id, "identifier": group.identifier}
+
+
+def _state_payload(state: ObjectState) -> dict[str, object]:
+    return {"groupId": state.group_id, "stateId": state.id, "identifier": state.identifier}

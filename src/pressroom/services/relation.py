@@ -14,6 +14,7 @@ from pressroom.services.content_ops import (
     lock_content,
     require_on,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -84,6 +85,10 @@ class RelationService:
                     )
             relation_id = tx.relations.add(content_id, version_no, destination_id, COMMON)
             tx.content.touch(content_id)
+            added = {"relationId": relation_id, "destinationContentId": destination_id}
+            record_content(
+                tx, "content.version_updated", user.id, info, version_no=version_no, relationAdded=added
+            )
             return self._get(tx, user, content_id, version_no, relation_id)
 
     def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
@@ -99,3 +104,7 @@ class RelationService:
                 raise Forbidden(f"Relation {relation_id} is not a COMMON relation and cannot be removed")
             tx.relations.delete(relation_id)
             tx.content.touch(content_id)
+            removed = {"relationId": relation_id, "destinationContentId": relation.destination_content_id}
+            record_content(
+                tx, "content.version_updated", user.id, info, version_no=version_no, relationDeleted=removed
+            )

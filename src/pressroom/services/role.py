@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound
 from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role
 from pressroom.domain.user import User
+from pressroom.services.event_log import record
 from pressroom.services.limitations import check_function, check_policy_limitations
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -118,6 +119,7 @@ class RoleService:
                 raise Forbidden(f"A role with identifier '{identifier}' already exists")
             role_id = tx.roles.create(identifier, DEFINED if publish else DRAFT)
             tx.roles.bump_revision()
+            _record(tx, "role.created", user, role_id, identifier=identifier, draft=not publish)
             return get_draft(tx, role_id) if not publish else get_role(tx, role_id)
 
     def update(self, user: User, role_id: int, identifier: str | None) -> Role:
@@ -126,6 +128,7 @@ class RoleService:
             role = get_role(tx, role_id)
             if identifier is not None:
                 self._rename(tx, role, identifier)
+            _record(tx, "role.updated", user, role_id, identifier=identifier or role.identifier)
             return get_role(tx, role_id)
 
     def _rename(self, tx: Tx, role: Role, identifier: str) -> None:
@@ -149,6 +152,7 @@ class RoleService:
             else:
                 with keeping_an_administrator(tx, f"Deleting role {role_id}"):
                     tx.roles.delete(role_id)
+            _record(tx, "role.deleted", user, role_id, identifier=role.identifier, draft=role.is_draft)
 
     # -- drafts ---------------------------------------------------------------------------------------
     def create_draft(self, user: User, role_id: int) -> Role:
@@ -162,6 +166,7 @@ class RoleService:
             for policy in role.policies:
                 struct = PolicyCreate(policy.module, policy.function, policy.limitations)
                 tx.roles.add_policy(draft_id, struct, original_id=policy.id)
+            _record(tx, "role.draft_created", user, role_id, draftId=draft_id)
             return get_draft(tx, draft_id)
 
     def load_draft(self, user: User, role_id: int) -> Role:
@@ -175,6 +180,7 @@ class RoleService:
             draft = get_draft(tx, role_id)
             if identifier is not None:
                 self._rename(tx, draft, identifier)
+            _record(tx, "role.updated", user, draft.original_id or draft.id, draftId=draft.id)
             return get_draft(tx, draft.id)
 
     def publish_draft(self, user: User, role_id: int) -> int:
@@ -183,12 +189,16 @@ class RoleService:
         with self.store.write() as tx:
             draft = get_draft(tx, role_id)
             with keeping_an_administrator(tx, f"Publishing draft {role_id}"):
-                return tx.roles.publish_draft(draft)
+                published = tx.roles.publish_draft(draft)
+            _record(tx, "role.published", user, published, draftId=draft.id)
+            return published
 
     def delete_draft(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
         with self.store.write() as tx:
-            tx.roles.delete(get_draft(tx, role_id).id)
+            draft = get_draft(tx, role_id)
+            tx.roles.delete(draft.id)
+            _record(tx, "role.deleted", user, draft.original_id or draft.id, draftId=draft.id, draft=True)
 
     # -- policies -------------------------------------------------------------------------------------
     def _role_or_draft(self, tx: Tx, role_id: int) -> Role:
@@ -219,6 +229,7 @@ class RoleService:
             )
             policy = tx.roles.add_policy(role.id, struct)
             tx.roles.bump_revision()
+            _record(tx, "role.updated", user, role.id, policyAdded=policy.id)
             return role, policy
 
     def update_policy(
@@ -232,6 +243,7 @@ class RoleService:
             check_policy_limitations(tx, policy.module, policy.function, limitations, self.siteaccesses)
             tx.roles.set_limitations(policy_id, limitations)
             tx.roles.bump_revision()
+            _record(tx, "role.updated", user, role.id, policyUpdated=policy_id)
             return role, _policy(self._role_or_draft(tx, role_id), policy_id, path)
 
     def delete_policy(self, user: User, role_id: int, policy_id: int, path: str) -> None:
@@ -240,6 +252,7 @@ class RoleService:
             _policy(self._role_or_draft(tx, role_id), policy_id, path)
             with keeping_an_administrator(tx, f"Deleting policy {policy_id} of role {role_id}"):
                 tx.roles.delete_policies(role_id, [policy_id])
+            _record(tx, "role.updated", user, role_id, policyDeleted=policy_id)
 
     def delete_policies(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
@@ -247,3 +260,8 @@ class RoleService:
             get_role(tx, role_id)
             with keeping_an_administrator(tx, f"Deleting the policies of role {role_id}"):
                 tx.roles.delete_policies(role_id)
+            _record(tx, "role.updated", user, role_id, policiesDeleted=True)
+
+
+def _record(tx: Tx, kind: str, user: User, role_id: int, **data: object) -> None:
+    record(tx, kind, user.id, f"role/{role_id}", {"roleId": role_id, **data})

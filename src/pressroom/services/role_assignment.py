@@ -9,6 +9,7 @@ from pressroom.domain.location import Location
 from pressroom.domain.permission import Target
 from pressroom.domain.role import Assignee, Limitation, Policy, RoleAssignment
 from pressroom.domain.user import User
+from pressroom.services.event_log import record
 from pressroom.services.limitations import check_assignment_limitation
 from pressroom.services.permissions import Permissions
 from pressroom.services.role import get_role, keeping_an_administrator
@@ -75,6 +76,9 @@ class RoleAssignmentService:
             check_assignment_limitation(tx, limitation)
             tx.roles.assign(role_id, content_id, limitation)
             tx.roles.bump_revision()
+            record(
+                tx, "role.assigned", user.id, f"role/{role_id}", {"roleId": role_id, "assigneeId": content_id}
+            )
             return tx.roles.assignments_of(content_id)
 
     def unassign(self, user: User, assignee: Assignee, role_id: int) -> builtins.list[RoleAssignment]:
@@ -85,6 +89,13 @@ class RoleAssignmentService:
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
             with keeping_an_administrator(tx, f"Unassigning role {role_id}"):  # bumps the revision
                 tx.roles.unassign(content_id, role_id)
+            record(
+                tx,
+                "role.unassigned",
+                user.id,
+                f"role/{role_id}",
+                {"roleId": role_id, "assigneeId": content_id},
+            )
             return tx.roles.assignments_of(content_id)
 
     def policies_of_user(self, user: User, user_id: int) -> builtins.list[Policy]:

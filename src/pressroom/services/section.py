@@ -6,6 +6,7 @@ from pressroom.domain.errors import BadRequest, Forbidden, NotFound, Preconditio
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
+from pressroom.services.event_log import record
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -45,7 +46,9 @@ class SectionService:
         with self.store.write() as tx:
             if tx.sections.by_identifier(struct.identifier) is not None:
                 raise Forbidden(f"A section with identifier '{struct.identifier}' already exists")
-            return tx.sections.create(struct)
+            section = tx.sections.create(struct)
+            record(tx, "section.created", user.id, f"section/{section.id}", _payload(section))
+            return section
 
     def update(self, user: User, section_id: int, struct: SectionUpdate, if_match: str | None) -> Section:
         self.permissions.require(user, "section", "edit")
@@ -60,15 +63,18 @@ class SectionService:
             new = struct.identifier
             if new is not None and new != current.identifier and tx.sections.by_identifier(new) is not None:
                 raise Forbidden(f"A section with identifier '{struct.identifier}' already exists")
-            return tx.sections.update(section_id, struct)
+            section = tx.sections.update(section_id, struct)
+            record(tx, "section.updated", user.id, f"section/{section_id}", _payload(section))
+            return section
 
     def delete(self, user: User, section_id: int) -> None:
         self.permissions.require(user, "section", "edit")
         with self.store.write() as tx:
-            self._get(tx, section_id)
+            section = self._get(tx, section_id)
             if tx.sections.is_used(section_id):
                 raise Forbidden(f"Section {section_id} is assigned to content and cannot be deleted")
             tx.sections.delete(section_id)
+            record(tx, "section.deleted", user.id, f"section/{section_id}", _payload(section))
 
     @staticmethod
     def _get(tx: Tx, section_id: int) -> Section:
@@ -76,3 +82,7 @@ class SectionService:
         if section is None:
             raise NotFound.of("Section", section_id)
         return section
+
+
+def _payload(section: Section) -> dict[str, object]:
+    return {"sectionId": section.id, "identifier": section.identifier, "name": section.name}

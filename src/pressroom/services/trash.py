@@ -15,6 +15,7 @@ from pressroom.services.content_ops import (
     require_create,
     require_on,
 )
+from pressroom.services.event_log import record, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
 from pressroom.services.permissions import Permissions
@@ -67,6 +68,7 @@ class TrashService:
             ]
             remove_subtree_aliases(tx, [location.path_string])
             tx.trash.trash_subtree(location, now())
+            record_location(tx, "trash.trashed", user.id, location, kept=[other.id for other in elsewhere])
             return None if elsewhere else self._item(tx, user, location.id)
 
     def list(self, user: User, offset: int, limit: int | None) -> list[TrashItem]:
@@ -103,7 +105,9 @@ class TrashService:
             tx.trash.restore(item, parent, remote_id, invisible=parent.invisible or parent.hidden)
             refresh_visibility(tx, [get_location(tx, old.id)])
             refresh_location_aliases(tx, [old.id])
-            return self.locations.load_in(tx, user, get_location(tx, old.id).path)
+            restored = self.locations.load_in(tx, user, get_location(tx, old.id).path)
+            record_location(tx, "trash.restored", user.id, restored, trashItemId=item_id)
+            return restored
 
     @staticmethod
     def _restore_parent(tx: Tx, item: TrashItem, parent_path: str | None) -> Location:
@@ -125,10 +129,11 @@ class TrashService:
         """Delete one item and its content when that has no location and no other item left."""
         self.permissions.require(user, "content", "cleantrash")
         with write_releasing_files(self.store, self.files) as tx:
-            self._item(tx, user, item_id)
+            item = self._item(tx, user, item_id)
             orphans = tx.trash.orphaned_content_ids([item_id])
             tx.trash.delete([item_id])
             tx.content.delete(sorted(orphans))
+            record_location(tx, "trash.deleted", user.id, item.location, deletedContentIds=sorted(orphans))
 
     def empty(self, user: User) -> None:
         """Delete every item and the content they held (three statements)."""
@@ -137,3 +142,4 @@ class TrashService:
             orphans = tx.trash.orphaned_content_ids()
             tx.trash.delete()
             tx.content.delete(sorted(orphans))
+            record(tx, "trash.emptied", user.id, "trash", {"deletedContentIds": sorted(orphans)})

@@ -27,6 +27,7 @@ from pressroom.domain.url_alias import (
     text_md5,
 )
 from pressroom.domain.user import User
+from pressroom.services.event_log import record
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.url_alias_ops import with_paths
 from pressroom.storage.spi import Store, Tx
@@ -93,7 +94,15 @@ class UrlAliasService:
                 language_codes=(struct.language_code,),
             )
             tx.url_aliases.save(entry)
-            return with_paths(tx, [entry])[0]
+            alias = with_paths(tx, [entry])[0]
+            record(
+                tx,
+                "url_alias.created",
+                user.id,
+                f"url_alias/{alias.id}",
+                _payload(alias.id, alias.path, action),
+            )
+            return alias
 
     def delete(self, user: User, alias_id: str) -> None:
         """NotFound; NotRemovable for a generated alias (it goes with its location)."""
@@ -103,6 +112,13 @@ class UrlAliasService:
             if not entry.is_custom:
                 raise NotRemovable(f"URL alias '{alias_id}' was generated and cannot be removed")
             tx.url_aliases.delete([(entry.parent, entry.text_md5)])
+            record(
+                tx,
+                "url_alias.deleted",
+                user.id,
+                f"url_alias/{alias_id}",
+                _payload(alias_id, None, entry.action),
+            )
 
 
 def _placeholders(tx: Tx, segments: builtins.list[str]) -> int:
@@ -148,10 +164,25 @@ class UrlWildcardService:
         with self.store.write() as tx:
             if tx.url_wildcards.source_exists(source):
                 raise Forbidden(f"A URL wildcard with source URL '{source}' already exists")
-            return tx.url_wildcards.create(UrlWildcardCreate(source, destination, struct.forward))
+            wildcard = tx.url_wildcards.create(UrlWildcardCreate(source, destination, struct.forward))
+            record(tx, "url_wildcard.created", user.id, f"url_wildcard/{wildcard.id}", _wildcard(wildcard))
+            return wildcard
 
     def delete(self, user: User, wildcard_id: int) -> None:
         self.permissions.require(user, "content", "urltranslator")
         with self.store.write() as tx:
-            found(tx.url_wildcards.get(wildcard_id), "URLWildcard", wildcard_id)
+            wildcard = found(tx.url_wildcards.get(wildcard_id), "URLWildcard", wildcard_id)
             tx.url_wildcards.delete(wildcard_id)
+            record(tx, "url_wildcard.deleted", user.id, f"url_wildcard/{wildcard_id}", _wildcard(wildcard))
+
+
+def _payload(alias_id: str, path: str | None, action: str) -> dict[str, object]:
+    return {"urlAliasId": alias_id, "path": path, "resource": action}
+
+
+def _wildcard(wildcard: UrlWildcard) -> dict[str, object]:
+    return {
+        "urlWildcardId": wildcard.id,
+        "sourceUrl": wildcard.source_url,
+        "destinationUrl": wildcard.destination_url,
+    }

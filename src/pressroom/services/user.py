@@ -25,6 +25,7 @@ from pressroom.services.content_ops import (
     require_on,
     resolve_location,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.services.user_content import (
@@ -137,7 +138,7 @@ class UserService:
             }
             extra = (FieldInput(definition.identifier, struct.parts.main_language_code, account),)
             create = content_create(struct.parts, content_type.id, group.id, extra)
-            info = publish_new(tx, self.files, self.permissions, viewer, create, moment)
+            info = publish_new(tx, self.files, self.permissions, viewer, create, moment, "user.created")
             return load_user(tx, self.permissions, viewer, info.id)
 
     def update(self, viewer: User, user_id: int, struct: UserUpdate, if_match: str | None) -> UserContent:
@@ -151,7 +152,8 @@ class UserService:
                 raise PreconditionFailed(f"User {user_id} has changed; its ETag is {value_tag(current)}")
             changes = (struct.email, struct.password, struct.enabled, struct.max_login)
             extra = [self._account_input(tx, current, struct)] if changes != (None, None, None, None) else []
-            publish_edit(tx, self.files, viewer, current.version.content, struct.parts, moment, extra)
+            info = current.version.content
+            publish_edit(tx, self.files, viewer, info, struct.parts, moment, "user.updated", extra)
             return load_user(tx, self.permissions, viewer, user_id)
 
     def _own_password(self, tx: Tx, viewer: User, user_id: int, struct: UserUpdate) -> bool:
@@ -191,16 +193,12 @@ class UserService:
     def delete(self, viewer: User, user_id: int) -> None:
         """Delete the user and its account; Forbidden for the caller itself."""
         with write_releasing_files(self.store, self.files) as tx:
-            require_on(
-                self.permissions,
-                viewer,
-                tx,
-                "remove",
-                lock_user(tx, self.permissions, viewer, user_id).version.content,
-            )
+            info = lock_user(tx, self.permissions, viewer, user_id).version.content
+            require_on(self.permissions, viewer, tx, "remove", info)
             if user_id == viewer.id:
                 raise Forbidden("Cannot delete the currently authenticated User")
             delete_content(tx, [user_id])
+            record_content(tx, "user.deleted", viewer.id, info)
 
     def assign_group(self, viewer: User, user_id: int, group_location_id: int) -> list[Location]:
         """Add a location of the user below the group; Forbidden when the group is missing or the user
@@ -219,7 +217,8 @@ class UserService:
             if any(location.parent_id == group.id for location in tx.locations.of_content(user_id)):
                 raise Forbidden(f"User {user_id} is already in the group at location {group.id}")
             content_type = get_content_type(tx, info.content_type_id)
-            place(tx, info, group, resolve_location(tx, LocationCreate(group.id), content_type))
+            added = place(tx, info, group, resolve_location(tx, LocationCreate(group.id), content_type))
+            record_content(tx, "user.updated", viewer.id, info, locations=[added], assignedGroup=group.id)
             return tx.users.parent_locations(user_id)
 
     def unassign_group(self, viewer: User, user_id: int, group_location_id: int) -> list[Location]:
@@ -238,4 +237,7 @@ class UserService:
             if not remaining:
                 raise Forbidden(f"User {user_id} cannot be removed from its last group")
             delete_subtrees(tx, [doomed.path_string])  # the main location moves to a remaining one
+            record_content(
+                tx, "user.updated", viewer.id, info, locations=[doomed], unassignedGroup=group_location_id
+            )
             return tx.users.parent_locations(user_id)

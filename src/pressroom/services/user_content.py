@@ -24,6 +24,7 @@ from pressroom.services.content_ops import (
     load_version,
     publish,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
 from pressroom.services.version import edit_draft
 from pressroom.storage.spi import Tx
@@ -145,11 +146,17 @@ def content_create(
 
 
 def publish_new(
-    tx: Tx, files: FileStore, permissions: Permissions, viewer: User, struct: ContentCreate, moment: datetime
+    tx: Tx,
+    files: FileStore,
+    permissions: Permissions,
+    viewer: User,
+    struct: ContentCreate,
+    moment: datetime,
+    event: str,
 ) -> ContentInfo:
-    """Create the item and publish its first version at once."""
+    """Create the item and publish its first version at once; appends ``event``."""
     version = create_draft(tx, files, permissions, viewer, struct, moment)
-    publish(tx, version.content, version.info, moment)
+    publish(tx, version.content, version.info, moment, user_id=viewer.id, event=event)
     return get_content(tx, version.content.id)
 
 
@@ -160,17 +167,21 @@ def publish_edit(
     info: ContentInfo,
     parts: ContentParts,
     moment: datetime,
+    event: str,
     extra: Sequence[FieldInput] = (),
 ) -> None:
     """Publish a new version holding the given fields over the current one (when any), then store
-    the metadata changes."""
+    the metadata changes; appends ``event``."""
     fields = (*parts.fields, *extra)
+    version_no = None
     if fields:
         draft = copy_version(tx, viewer, info, current_version(tx, info), moment)
         edit_draft(tx, files, info, draft, VersionUpdate(fields=tuple(fields)), moment)
-        publish(tx, get_content(tx, info.id), draft, moment)
+        publish(tx, get_content(tx, info.id), draft, moment, user_id=viewer.id, event=None)
+        version_no = draft.version_no
     metadata = ContentUpdate(
         main_language_code=parts.main_language_code, section_id=parts.section_id, remote_id=parts.remote_id
     )
     if metadata != ContentUpdate():
         update_metadata(tx, get_content(tx, info.id), metadata)
+    record_content(tx, event, viewer.id, info, version_no=version_no)

@@ -13,6 +13,7 @@ from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
 from pressroom.services.content_ops import check_readable, delete_content, lock_content, require_on
+from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
@@ -100,7 +101,7 @@ class UserGroupService:
             parent = group_at(tx, parent_path or ROOT_USER_GROUP_PATH)
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
             create = content_create(struct.parts, content_type.id, parent.id)
-            info = publish_new(tx, self.files, self.permissions, viewer, create, moment)
+            info = publish_new(tx, self.files, self.permissions, viewer, create, moment, "user_group.created")
             location = tx.locations.get(info.main_location_id or 0)
             assert location is not None
             return load_group(tx, self.permissions, viewer, location)
@@ -115,7 +116,9 @@ class UserGroupService:
             current = load_group(tx, self.permissions, viewer, location)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(f"User group {path} has changed; its ETag is {value_tag(current)}")
-            publish_edit(tx, self.files, viewer, current.version.content, struct, moment)
+            publish_edit(
+                tx, self.files, viewer, current.version.content, struct, moment, "user_group.updated"
+            )
             return load_group(tx, self.permissions, viewer, location)
 
     def move(self, viewer: User, path: str, target_path: str) -> Location:
@@ -135,8 +138,10 @@ class UserGroupService:
         with write_releasing_files(self.store, self.files) as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
-            require_on(self.permissions, viewer, tx, "remove", lock_content(tx, location.content_id))
+            info = lock_content(tx, location.content_id)
+            require_on(self.permissions, viewer, tx, "remove", info)
             if tx.users.below(location.id, 0, 1):
                 raise Forbidden("Cannot delete non-empty User Groups")
             self.permissions.require_throughout(viewer, "remove", [location.path_string], tx)
             delete_content(tx, [location.content_id])
+            record_content(tx, "user_group.deleted", viewer.id, info, locations=[location])

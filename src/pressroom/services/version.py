@@ -43,6 +43,7 @@ from pressroom.services.content_ops import (
     require_on,
     save_plan,
 )
+from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -103,6 +104,9 @@ class VersionService:
             if if_match is not None and not tag_matches(if_match, value_tag(before)):
                 raise PreconditionFailed(f"Version {version_no} has changed; its ETag is {value_tag(before)}")
             edit_draft(tx, self.files, info, version, struct, moment)
+            record_content(
+                tx, "content.version_updated", user.id, info, version_no=version_no, languages=edited
+            )
             return self._load(tx, user, get_content(tx, content_id), version_no, languages)
 
     def delete(self, user: User, content_id: int, version_no: int) -> None:
@@ -122,6 +126,7 @@ class VersionService:
                 tx.content.set_current_version(content_id, others[-1].version_no)
             else:
                 tx.content.touch(content_id)
+            record_content(tx, "content.version_deleted", user.id, info, version_no=version_no)
 
     def copy(self, user: User, content_id: int, version_no: int) -> Version:
         """A new draft holding the fields and relations of the given version."""
@@ -129,6 +134,7 @@ class VersionService:
             source = self._load(tx, user, lock_content(tx, content_id), version_no, ())
             require_on(self.permissions, user, tx, "edit", source.content)
             draft = copy_version(tx, user, source.content, source.info, now())
+            record_content(tx, "content.draft_created", user.id, source.content, version_no=draft.version_no)
             return load_version(tx, get_content(tx, content_id), draft)
 
     def copy_current(self, user: User, content_id: int) -> Version:
@@ -141,6 +147,7 @@ class VersionService:
             if source.is_draft:
                 raise Forbidden(f"The current version of content {content_id} is already a draft")
             draft = copy_version(tx, user, info, source, now())
+            record_content(tx, "content.draft_created", user.id, info, version_no=draft.version_no)
             return load_version(tx, get_content(tx, content_id), draft)
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
@@ -151,7 +158,7 @@ class VersionService:
             info = locked.info
             check_version_readable(self.permissions, user, tx, info, version)
             require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
-            publish(tx, info, version, now(), locked)
+            publish(tx, info, version, now(), locked, user_id=user.id)
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
@@ -171,6 +178,8 @@ class VersionService:
                 raise Conflict(f"'{language_code}' is the only translation of version {version_no}")
             remove_translation(tx, info, version, language_code)
             tx.content.touch(content_id)
+            kind = "content.translation_deleted"
+            record_content(tx, kind, user.id, info, version_no=version_no, languages=[language_code])
 
 
 def edit_draft(
