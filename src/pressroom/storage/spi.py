@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pressroom.domain.caller import AccessStamp
 from pressroom.domain.content import (
@@ -553,9 +553,21 @@ class Tx(Protocol):
         ...
 
 
+TreeLock = Literal["shared", "exclusive"]
+"""How a write depends on the location tree, declared when its transaction begins, so that the tree lock is
+the first lock it takes (none taken after it can then close a cycle of waits with it). ``shared``: it adds
+locations below existing ones or derives something from where they are (publishing, placing, copying,
+restoring); such writes run beside each other. ``exclusive``: it moves, removes, hides or swaps existing
+locations, and runs alone. What such a write checks of the tree (the cycle check of a move, the parent of
+a placement) is then checked on the tree as it stays until the commit."""
+
+
 class Store(Protocol):
     def read(self) -> AbstractContextManager[Tx]: ...
-    def write(self) -> AbstractContextManager[Tx]: ...
+    def write(self, tree: TreeLock | None = None) -> AbstractContextManager[Tx]:
+        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``)."""
+        ...
+
     def schema_is_current(self) -> bool:
         """The database's schema revision is the one this code was built for."""
         ...
