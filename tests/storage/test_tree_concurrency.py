@@ -10,13 +10,19 @@ on PostgreSQL the tree lock (storage/sql/engine.py) does.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from pressroom.domain.location import Location, LocationCreate, LocationUpdate
-from tests.storage.racing import ADMIN, Action, Round, Services, race, services_on
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
+from tests.storage.racing import ADMIN, WAIT, Action, Round, Services, race, services_on
 
 ROUNDS = 10
 
@@ -131,3 +137,36 @@ def test_concurrent_tree_writes_keep_a_tree(workers: list[Services], pair: str) 
     assert damage == {}, f"{pair}: {len(damage)} of {ROUNDS} rounds damaged the tree, e.g. {first}"
     unexpected = [found for found in outcomes if tuple(found) not in allowed]
     assert unexpected == [], f"{pair}: {len(unexpected)} of {ROUNDS} rounds ended otherwise: {unexpected}"
+
+
+def test_shared_tree_writers_run_together_and_an_exclusive_one_alone(postgres_url: str) -> None:
+    """The lock itself on PostgreSQL: publishes and placements do not queue behind each other; a move
+    waits for them, and they for it."""
+    engine = make_engine(postgres_url)
+    store = SqlStore(engine)
+    ran = threading.Event()
+
+    def waiting() -> int:
+        with engine.connect() as connection:
+            query = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+            return int(connection.execute(text(query)).scalar_one())
+
+    def exclusive() -> None:
+        with store.write("exclusive"):
+            ran.set()
+
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            with store.write("shared"):
+                with store.write("shared"):  # another connection: granted beside the first
+                    pass
+                future = pool.submit(exclusive)
+                for _ in range(WAIT * 100):  # until the exclusive writer queues or runs (bounded)
+                    if waiting() or ran.is_set():
+                        break
+                    time.sleep(0.01)
+                assert (waiting(), ran.is_set()) == (1, False)
+            future.result(timeout=WAIT)
+        assert ran.is_set()
+    finally:
+        engine.dispose()
