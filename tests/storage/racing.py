@@ -15,6 +15,7 @@ from pressroom.domain.content import ContentCreate, FieldInput
 from pressroom.domain.errors import PressroomError
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
+from pressroom.services.bookmark import BookmarkService
 from pressroom.services.content import ContentService
 from pressroom.services.integrity import IntegrityService
 from pressroom.services.location import LocationService
@@ -38,6 +39,7 @@ class Services:
     locations: LocationService
     trash: TrashService
     integrity: IntegrityService
+    bookmarks: BookmarkService
 
     def folder(self, name: str, parent: Location) -> Location:
         """A published folder below ``parent``; its location."""
@@ -74,6 +76,7 @@ def services_on(database_url: str, root: Path, count: int) -> Iterator[list[Serv
                     locations,
                     TrashService(store, permissions, locations, files),
                     IntegrityService(store, files),
+                    BookmarkService(store, permissions),
                 )
             )
         yield found

@@ -114,6 +114,14 @@ def hide_beside_move(own: Services, root: Location) -> tuple[Action, Action]:
     )
 
 
+def bookmark_beside_delete(own: Services, root: Location) -> tuple[Action, Action]:
+    doomed = own.folder("Doomed", root)
+    return (
+        lambda s: s.bookmarks.create(ADMIN, doomed.id),
+        lambda s: s.locations.delete(ADMIN, doomed.path),
+    )
+
+
 # (the round, the outcomes each round may have: sorted)
 PAIRS: dict[str, tuple[Round, set[tuple[str, ...]]]] = {
     # the loser finds A below B (Forbidden), or its path gone (NotFound: paths are resolved as they are)
@@ -126,6 +134,7 @@ PAIRS: dict[str, tuple[Round, set[tuple[str, ...]]]] = {
     "swap beside delete": (swap_beside_delete, {("ok", "ok"), ("NotFound", "ok")}),
     "hide P beside publish below P": (hide_beside_publish, {("ok", "ok")}),
     "hide P beside move below P": (hide_beside_move, {("ok", "ok")}),
+    "bookmark L beside delete L": (bookmark_beside_delete, {("ok", "ok"), ("NotFound", "ok")}),
 }
 
 
