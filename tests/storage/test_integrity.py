@@ -94,6 +94,18 @@ def test_a_location_whose_path_or_depth_disagrees_with_its_parent(
     assert set(kinds(report)) == {"location-path", "location-depth"}  # its children follow the new path
 
 
+def test_a_location_whose_visibility_disagrees_with_its_flags(
+    engine: Engine, integrity: IntegrityService
+) -> None:
+    """Issue 23 item 2: a location placed below one being hidden kept its old visibility."""
+    damage(engine, "UPDATE locations SET hidden = :yes WHERE id = 15", yes=True)  # the admin's, a leaf
+    assert [p.message for p in integrity.check().problems] == [
+        "location 15: invisible is False, its own, its content's and its parent's flags say otherwise"
+    ]
+    damage(engine, "UPDATE locations SET hidden = :no, invisible = :yes WHERE id = 15", yes=True, no=False)
+    assert kinds(integrity.check()) == ["location-visibility"]
+
+
 def test_a_location_whose_parent_is_gone(engine: Engine, integrity: IntegrityService) -> None:
     damage(engine, "UPDATE locations SET parent_id = 424242 WHERE id = 2")
     report = integrity.check()

@@ -26,7 +26,7 @@ class BookmarkService:
     def create(self, user: User, location_id: int) -> None:
         """Conflict when the location is bookmarked already."""
         _signed_in(user)
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:  # the location stays until the bookmark is in
             self._readable_location(tx, user, location_id)
             if tx.bookmarks.exists(user.id, location_id):
                 raise Conflict(f"Location {location_id} is already bookmarked")

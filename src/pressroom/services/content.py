@@ -126,7 +126,8 @@ class ContentService:
     # -- metadata ------------------------------------------------------------------------------------
     def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
-        with write_releasing_files(self.store, self.files) as tx:
+        picks_main = struct.main_location_id is not None  # the item's locations stay while it picks one
+        with write_releasing_files(self.store, self.files, "shared" if picks_main else None) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             require_on(self.permissions, user, tx, "edit", info, new_owner_id=struct.owner_id)
@@ -147,7 +148,7 @@ class ContentService:
         self._set_hidden(user, content_id, False)
 
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "hide", info)
             if info.is_hidden != hidden:
@@ -159,7 +160,7 @@ class ContentService:
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees: content/remove on every item
         below them too)."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info)
             locations = tx.locations.of_content(content_id)
@@ -171,7 +172,7 @@ class ContentService:
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "shared") as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)

@@ -32,19 +32,20 @@ from pressroom.domain.image_variation import variation_origin
 from pressroom.domain.user import User
 from pressroom.services.content_ops import check_version_readable
 from pressroom.services.permissions import Permissions
-from pressroom.storage.spi import Store, Tx
+from pressroom.storage.spi import Store, TreeLock, Tx
 
 DEFAULT_MIME_TYPE = "application/octet-stream"
 log = logging.getLogger("pressroom.files")
 
 
 @contextmanager
-def write_releasing_files(store: Store, files: FileStore) -> Iterator[Tx]:
-    """A write transaction; after it commits, the files it left without any referencing version go,
-    with the image renditions made of them. If it fails, the files uploaded for it go instead."""
+def write_releasing_files(store: Store, files: FileStore, tree: TreeLock | None = None) -> Iterator[Tx]:
+    """A write transaction (holding the tree lock ``tree`` asks for); after it commits, the files it left
+    without any referencing version go, with the image renditions made of them. If it fails, the files
+    uploaded for it go instead."""
     uploaded: set[str] = set()
     try:
-        with store.write() as tx:
+        with store.write(tree) as tx:
             uploaded = tx.content.uploaded_files
             yield tx
             originals = sorted(tx.content.unreferenced(tx.content.released_files))

@@ -171,7 +171,7 @@ class LocationService:
     def create(self, user: User, content_id: int, struct: LocationCreate) -> Location:
         """A new location of a published item. NotFound (item, parent); Forbidden when the item is not
         published, already has a location under that parent, or the parent lies below the item."""
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, struct.parent_id)
@@ -201,7 +201,7 @@ class LocationService:
     def update(self, user: User, path: str, struct: LocationUpdate, if_match: str | None) -> Location:
         """Priority, remote id, sort (content/edit) and hidden (content/hide: hides or reveals the
         subtree). PreconditionFailed when ``if_match`` is stale; Forbidden when the remote id is taken."""
-        with self.store.write() as tx:
+        with self.store.write(None if struct.hidden is None else "exclusive") as tx:
             location = self.load_in(tx, user, path)
             if struct.hidden is not None:
                 self._require_at(tx, user, "hide", location)
@@ -247,7 +247,7 @@ class LocationService:
         """Move the subtree at ``path`` below the location at ``parent_path`` (a fixed number of
         statements for any subtree). Forbidden for the root, a target inside the subtree, or a target
         that already holds a location of the same content; NotFound when either is missing."""
-        with self.store.write() as tx:
+        with self.store.write("exclusive") as tx:
             return self.move_in(tx, user, path, parent_path)
 
     def move_in(self, tx: Tx, user: User, path: str, parent_path: str) -> Location:
@@ -269,7 +269,7 @@ class LocationService:
         owned by ``user``, as the reference's copies are: the copier created them; each keeps its
         original's section) and placed like its original. Returns the new top location."""
         moment = now()
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:
             source, parent = self._source_and_target(tx, user, path, parent_path, "copied")
             placed: dict[int, Location] = {source.parent_id: parent}
             copies: dict[int, int] = {}
@@ -299,7 +299,7 @@ class LocationService:
 
     def swap(self, user: User, path: str, other_path: str) -> None:
         """Exchange the content of two locations; Forbidden for the root."""
-        with self.store.write() as tx:
+        with self.store.write("exclusive") as tx:
             first = self.load_in(tx, user, path)
             second = self.load_in(tx, user, other_path)
             self._movable(first, "swapped")
@@ -320,7 +320,7 @@ class LocationService:
     def delete(self, user: User, path: str) -> None:
         """Delete the subtree (content/remove on every item of it): content with no other location
         goes, other content loses these locations. A fixed number of statements for any subtree."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             location = self.load_in(tx, user, path)
             self._movable(location, "deleted")
             self._require_at(tx, user, "remove", location)

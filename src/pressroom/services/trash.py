@@ -54,7 +54,7 @@ class TrashService:
         Locations whose content keeps another location are removed without a trash item; the answer is
         the item of the top location, or None when its content had another location."""
         self.permissions.require(user, "content", "remove")
-        with self.store.write() as tx:
+        with self.store.write("exclusive") as tx:
             location = self.locations.load_in(tx, user, path)
             if location.content_id is None or location.id == ROOT_LOCATION_ID:
                 raise Forbidden("The root location cannot be trashed")
@@ -88,7 +88,7 @@ class TrashService:
         """Put the item back below ``parent_path``, or its original parent when None. Forbidden when
         that parent does not exist; the item keeps its id, and its remote id unless taken since."""
         self.permissions.require(user, "content", "restore")
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:
             item = self._item(tx, user, item_id)
             parent = self._restore_parent(tx, item, parent_path)
             info = item.location.content_info
@@ -128,7 +128,7 @@ class TrashService:
     def delete(self, user: User, item_id: int) -> None:
         """Delete one item and its content when that has no location and no other item left."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             item = self._item(tx, user, item_id)
             orphans = tx.trash.orphaned_content_ids([item_id])
             tx.trash.delete([item_id])
@@ -138,7 +138,7 @@ class TrashService:
     def empty(self, user: User) -> None:
         """Delete every item and the content they held (three statements)."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             orphans = tx.trash.orphaned_content_ids()
             tx.trash.delete()
             tx.content.delete(sorted(orphans))

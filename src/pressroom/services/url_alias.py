@@ -60,7 +60,7 @@ class UrlAliasService:
         segments = split_path(struct.path)
         if not segments:
             raise Forbidden("The path of a URL alias must have at least one segment")
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:  # its location stays until the alias is in
             if struct.location_id is not None:
                 location = found(tx.locations.get(struct.location_id), "Location", struct.location_id)
                 info = tx.content.get(location.content_id) if location.content_id else None

@@ -72,6 +72,10 @@ def refresh_location_aliases(
     history (an old path still resolves); a name taken below the same parent gets a numeric suffix
     ("Foo2"). All given locations give up their segments before any is placed, so two locations that
     swapped content may take each other's names.
+
+    Concurrent writers (siblings renamed alike and published at once) never make each other fail: a key
+    is claimed, or taken over from the entry read, only if no writer got to it since it was read;
+    otherwise the segment looks again at what is there now and takes the next suffix if it must.
     """
     located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
     refresh_aliases(tx, located, names or {})
@@ -105,7 +109,6 @@ def refresh_aliases(
         if entry.location_id is not None and entry.location_id not in own_ids:
             nodes.setdefault(entry.location_id, entry.node)
     known = dict(names)
-    fresh: set[Key] = set()  # keys no entry had: inserted, not updated
     for location in located:
         assert location.content_id is not None
         info = infos.get(location.content_id)
@@ -115,12 +118,9 @@ def refresh_aliases(
             known[info.id] = _current_names(tx, info)
         parent = ROOT_NODE if location.parent_id in TOP_LOCATION_IDS else nodes.get(location.parent_id)
         # A parent without aliases (none is made without one) puts the segment at the top level.
-        claims = stored if new else None
-        _place(tx, location, info, known[info.id], parent or ROOT_NODE, state, nodes, fresh, claims)
+        _place(tx, location, info, known[info.id], parent or ROOT_NODE, state, stored, nodes, new=new)
     for key, entry in state.items():
-        if key in fresh:
-            tx.url_aliases.insert(entry)
-        elif stored.get(key) != entry:
+        if stored.get(key) != entry:
             tx.url_aliases.save(entry)
 
 
@@ -131,13 +131,17 @@ def _place(
     names: dict[str, str],
     parent: int,
     state: dict[Key, AliasEntry],
+    stored: dict[Key, AliasEntry],
     nodes: dict[int, int],
-    fresh: set[Key],
-    claimed: dict[Key, AliasEntry] | None = None,
+    *,
+    new: bool,
 ) -> None:
-    """Claim one segment per language below ``parent`` (main language first). With ``claimed``, the
-    location is new, so no entry leads to it: a segment is first inserted unless its key is taken (and
-    noted there as stored), and looked up only when it is."""
+    """Claim one segment per language below ``parent`` (main language first), in ``state``. A key no
+    entry holds is inserted at once, and one held by an entry of another location that may be reused is
+    taken over at once, each only if no concurrent writer got to it since it was read (what is written
+    is noted in ``stored``); when one did, the key is looked at again. With ``new``, the location was
+    created in this transaction, so no entry leads to it: a key is claimed first and looked up only when
+    it is taken."""
     action = location_action(location.id)
     languages = sorted(names, key=lambda code: (code != info.main_language_code, code))
     for language in languages:
@@ -148,28 +152,35 @@ def _place(
             text = base if counter == 1 else f"{base}{counter}"
             key = (parent, text_md5(text))
             existing = state.get(key)
-            if existing is None and claimed is not None:
+            if existing is None and not new:
+                existing = tx.url_aliases.get(*key)
+            if existing is None:
                 node = nodes.get(location.id) or tx.url_aliases.new_node()
                 entry = _original(key, text, node, action, always_available, language)
                 if tx.url_aliases.claim(entry):
-                    nodes[location.id] = entry.node
-                    state[key] = claimed[key] = entry
+                    nodes[location.id] = node
+                    state[key] = stored[key] = entry
                     break
-            if existing is None:
-                existing = tx.url_aliases.get(*key)
-            if existing is not None and existing.action == action and existing.is_original:
+                existing = tx.url_aliases.get(*key)  # what a concurrent writer put there
+                if existing is None:
+                    continue  # and removed since
+            if existing.action == action and existing.is_original:
                 # Another language of this location already took the same text.
                 codes = (*existing.language_codes, language)
                 state[key] = replace(existing, language_codes=codes)
                 break
-            if existing is None:
-                fresh.add(key)
-            if existing is None or _reusable(existing, action):
+            if _reusable(existing, action):
                 if location.id not in nodes:
-                    adopt = existing.node if existing is not None and existing.action == NOP else None
+                    adopt = existing.node if existing.action == NOP else None
                     nodes[location.id] = adopt or tx.url_aliases.new_node()
-                state[key] = _original(key, text, nodes[location.id], action, always_available, language)
-                break
+                entry = _original(key, text, nodes[location.id], action, always_available, language)
+                if key in stored:  # an entry of these locations, read with them: written at the end
+                    state[key] = entry
+                    break
+                if tx.url_aliases.take_over(existing, entry):
+                    state[key] = stored[key] = entry
+                    break
+                continue  # a concurrent writer changed the entry: look at it again
             counter += 1
 
 

@@ -122,7 +122,7 @@ class UserService:
         self.permissions.require(viewer, "content", "create")
         self.permissions.require(viewer, "content", "publish")
         moment = now()
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "shared") as tx:
             group = group_at(tx, group_path)
             content_type = type_named(tx, struct.content_type_id, USER_TYPE)
             definition = account_definition(content_type)
@@ -144,7 +144,7 @@ class UserService:
     def update(self, viewer: User, user_id: int, struct: UserUpdate, if_match: str | None) -> UserContent:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         moment = now()
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "shared") as tx:  # publishes
             current = lock_user(tx, self.permissions, viewer, user_id)
             if not self._own_password(tx, viewer, user_id, struct):
                 require_on(self.permissions, viewer, tx, "edit", current.version.content)
@@ -192,7 +192,7 @@ class UserService:
 
     def delete(self, viewer: User, user_id: int) -> None:
         """Delete the user and its account; Forbidden for the caller itself."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
             require_on(self.permissions, viewer, tx, "remove", info)
             if user_id == viewer.id:
@@ -205,7 +205,7 @@ class UserService:
         is already in it. Returns the user's groups."""
         if not self.permissions.can(viewer, "content", "manage_locations"):
             raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "shared") as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
             group = tx.locations.get(group_location_id)
             if group is None or not is_group(tx, group):
@@ -224,7 +224,7 @@ class UserService:
     def unassign_group(self, viewer: User, user_id: int, group_location_id: int) -> list[Location]:
         """Remove the user's location below the group; Forbidden when the user is not in it or it is the
         user's last group. Returns the remaining groups."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content  # the writers' row lock
             require_on(self.permissions, viewer, tx, "manage_locations", info)
             locations = tx.locations.of_content(user_id)

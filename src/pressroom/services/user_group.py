@@ -97,7 +97,7 @@ class UserGroupService:
         self.permissions.require(viewer, "content", "create")
         self.permissions.require(viewer, "content", "publish")
         moment = now()
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:
             parent = group_at(tx, parent_path or ROOT_USER_GROUP_PATH)
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
             create = content_create(struct.parts, content_type.id, parent.id)
@@ -109,7 +109,7 @@ class UserGroupService:
     def update(self, viewer: User, path: str, struct: ContentParts, if_match: str | None) -> UserGroup:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         moment = now()
-        with self.store.write() as tx:
+        with self.store.write("shared") as tx:  # publishes
             location = group_at(tx, path)
             assert location.content_id is not None
             require_on(self.permissions, viewer, tx, "edit", lock_content(tx, location.content_id))
@@ -124,7 +124,7 @@ class UserGroupService:
     def move(self, viewer: User, path: str, target_path: str) -> Location:
         """Move the group (with its subgroups and users) below the group at ``target_path``; Forbidden
         when the target is missing or not a group, as the reference answers (endpoints-users.tsv)."""
-        with self.store.write() as tx:
+        with self.store.write("exclusive") as tx:
             group_at(tx, path)
             try:
                 group_at(tx, target_path)
@@ -135,7 +135,7 @@ class UserGroupService:
     def delete(self, viewer: User, path: str) -> None:
         """Delete the group with its subtree (content/remove on every item of it); Forbidden while users
         are directly in it."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "exclusive") as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
             info = lock_content(tx, location.content_id)

@@ -151,7 +151,7 @@ class VersionService:
             return load_version(tx, get_content(tx, content_id), draft)
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, "shared") as tx:  # places, refreshes aliases
             # one statement: the item locked, the version with its fields and whether it holds field
             # relations, the caller's account and access stamp
             locked, version = lock_version(tx, content_id, version_no)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
 
 from pressroom.domain.caller import AccessStamp
 from pressroom.domain.content import (
@@ -405,7 +405,11 @@ class UrlAliasGateway(Protocol):
         """Insert the entry unless its key is taken (then change nothing): whether it was inserted."""
         ...
 
-    def insert(self, entry: AliasEntry) -> None: ...
+    def take_over(self, existing: AliasEntry, entry: AliasEntry) -> bool:
+        """Replace ``existing`` by ``entry`` (same key) unless a concurrent writer changed its action or
+        its original or custom flag since it was read: whether it was replaced."""
+        ...
+
     def delete(self, keys: Sequence[tuple[int, str]]) -> None: ...
     def delete_of_subtrees(self, path_strings: Sequence[str]) -> None:
         """Run before the locations at or below these paths are deleted."""
@@ -596,9 +600,21 @@ class Tx(Protocol):
         ...
 
 
+TreeLock = Literal["shared", "exclusive"]
+"""How a write depends on the location tree, declared when its transaction begins, so that the tree lock is
+the first lock it takes (none taken after it can then close a cycle of waits with it). ``shared``: it adds
+locations below existing ones or derives something from where they are (publishing, placing, copying,
+restoring); such writes run beside each other. ``exclusive``: it moves, removes, hides or swaps existing
+locations, and runs alone. What such a write checks of the tree (the cycle check of a move, the parent of
+a placement) is then checked on the tree as it stays until the commit."""
+
+
 class Store(Protocol):
     def read(self) -> AbstractContextManager[Tx]: ...
-    def write(self) -> AbstractContextManager[Tx]: ...
+    def write(self, tree: TreeLock | None = None) -> AbstractContextManager[Tx]:
+        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``)."""
+        ...
+
     def schema_is_current(self) -> bool:
         """The database's schema revision is the one this code was built for."""
         ...

@@ -8,6 +8,12 @@ a write that reads before it changes (If-Match, publishing) first locks the row 
 (``SELECT ... FOR UPDATE``, a no-op on SQLite where the writer already holds the database). Read
 transactions run in autocommit on both databases: at READ COMMITTED every statement takes its own
 snapshot anyway, so BEGIN and COMMIT would only add two round trips; SQLite reads behave the same way.
+
+Row locks cannot guard the location tree on PostgreSQL: a move depends on the paths of its source, its
+target and their ancestors, and a subtree's range UPDATE or DELETE does not see rows a concurrent writer
+adds to it. A write that depends on the tree (``spi.TreeLock``) therefore takes one transaction-scoped
+advisory lock, shared or exclusive, in the round trip of its BEGIN: before any row lock, so it closes no
+cycle of waits, and before it reads the tree, so every check it makes holds until its commit.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from sqlalchemy import Connection, Engine, Table, create_engine, event
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
+
+from pressroom.storage.spi import TreeLock
 
 _UNIQUE_SQLSTATE = "23505"  # PostgreSQL unique_violation
 _UNIQUE_SQLITE = frozenset({"SQLITE_CONSTRAINT_UNIQUE", "SQLITE_CONSTRAINT_PRIMARYKEY"})
@@ -103,12 +111,23 @@ def _begin_on_driver(connection: Connection, sql: str) -> None:
         connection._handle_dbapi_exception(error, sql, {}, None, None)  # raises it wrapped
 
 
+# The tree lock's key (one bigint for the whole tree: "tree" in ASCII); the lock is released at the end
+# of the transaction. Sent with BEGIN as one simple query, so it costs no round trip of its own.
+TREE_LOCK_KEY = 0x74726565
+_BEGIN = {
+    None: "BEGIN",
+    "shared": f"BEGIN; SELECT pg_advisory_xact_lock_shared({TREE_LOCK_KEY})",
+    "exclusive": f"BEGIN; SELECT pg_advisory_xact_lock({TREE_LOCK_KEY})",
+}
+
+
 def _configure_postgres(engine: Engine) -> None:
     """Connections run in autocommit at the driver, and every transaction but a read's begins with an
-    explicit BEGIN (the same round trip psycopg would send for it). A read then costs no isolation level
-    set on checkout and reset on checkin, which SQLAlchemy's AUTOCOMMIT option does for every read (7% of
-    a warm content GET on PostgreSQL). psycopg's commit and rollback follow the server's transaction
-    status, so they end what BEGIN started and do nothing after a read."""
+    explicit BEGIN (the same round trip psycopg would send for it), with the tree lock a write asks for.
+    A read then costs no isolation level set on checkout and reset on checkin, which SQLAlchemy's
+    AUTOCOMMIT option does for every read (7% of a warm content GET on PostgreSQL). psycopg's commit and
+    rollback follow the server's transaction status, so they end what BEGIN started and do nothing after a
+    read."""
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -116,16 +135,19 @@ def _configure_postgres(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
-        if not connection.get_execution_options().get(_READ, False):
-            _begin_on_driver(connection, "BEGIN")
+        options = connection.get_execution_options()
+        if not options.get(_READ, False):
+            _begin_on_driver(connection, _BEGIN[options.get(_TREE)])
 
 
 _READ = "pressroom_read"
+_TREE = "pressroom_tree"
 
 
 @contextmanager
-def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
-    """One transaction: committed when the block ends, rolled back on any exception.
+def transaction(engine: Engine, *, write: bool, tree: TreeLock | None = None) -> Iterator[Connection]:
+    """One transaction: committed when the block ends, rolled back on any exception. A write holds the
+    tree lock ``tree`` asks for on PostgreSQL (SQLite's writers run one at a time anyway).
 
     A read runs in autocommit on both databases and begins nothing itself: a statement sent through
     SQLAlchemy begins its (empty) transaction, which closing the connection ends; prepared statements
@@ -135,7 +157,7 @@ def transaction(engine: Engine, *, write: bool) -> Iterator[Connection]:
             connection.execution_options(**{_READ: True})
             yield connection
             return
-        connection.execution_options(pressroom_write=True)
+        connection.execution_options(pressroom_write=True, **{_TREE: tree})
         with connection.begin():
             yield connection
 

@@ -1,12 +1,13 @@
 """Consistency queries for ``pressroom check``: each finds the rows that break one rule of the schema that
-the database itself does not enforce (a version's fields, a location's path, the current version)."""
+the database itself does not enforce (a version's fields, a location's path and visibility, the current
+version)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import orjson
-from sqlalchemy import ColumnElement, Connection, String, and_, cast, exists, func, or_, select
+from sqlalchemy import ColumnElement, Connection, String, and_, cast, exists, false, func, or_, select
 from sqlalchemy.orm import aliased
 
 from pressroom.domain.content import CONTENT_STATUS_CODES, DRAFT, PUBLISHED, VERSION_STATUS_CODES
@@ -109,6 +110,11 @@ class SqlIntegrityGateway:
     def location_problems(self) -> Iterator[Problem]:
         parent = aliased(locations, name="parent")
         expected_path = parent.c.path_string + cast(locations.c.id, String) + "/"
+        # invisible: hidden itself, its content hidden, or below an invisible parent (what
+        # storage/sql/location.py refresh_invisible and placing a location maintain)
+        expected_invisible = or_(
+            locations.c.hidden, func.coalesce(content.c.is_hidden, false()), parent.c.invisible
+        )
         query = (
             select(
                 locations.c.id,
@@ -119,6 +125,8 @@ class SqlIntegrityGateway:
                 parent.c.id.label("found_parent"),
                 expected_path.label("expected_path"),
                 (parent.c.depth + 1).label("expected_depth"),
+                locations.c.invisible,
+                expected_invisible.label("expected_invisible"),
                 content.c.id.label("found_content"),
             )
             .outerjoin(parent, parent.c.id == locations.c.parent_id)
@@ -129,6 +137,8 @@ class SqlIntegrityGateway:
                     parent.c.id.is_(None),
                     locations.c.path_string != expected_path,
                     locations.c.depth != parent.c.depth + 1,
+                    and_(locations.c.invisible, ~expected_invisible),
+                    and_(~locations.c.invisible, expected_invisible),
                     and_(locations.c.content_id.is_not(None), content.c.id.is_(None)),
                     locations.c.content_id.is_(None),
                 ),
@@ -148,6 +158,12 @@ class SqlIntegrityGateway:
                 )
             if row.depth != row.expected_depth:
                 yield Problem("location-depth", f"{where}: depth {row.depth} should be {row.expected_depth}")
+            if bool(row.invisible) != bool(row.expected_invisible):
+                yield Problem(
+                    "location-visibility",
+                    f"{where}: invisible is {bool(row.invisible)}, its own, its content's and its "
+                    "parent's flags say otherwise",
+                )
 
     def referenced_files(self) -> tuple[set[str], set[str]]:
         """The stored files that field values reference, and the image renditions recorded."""

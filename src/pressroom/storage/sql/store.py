@@ -12,6 +12,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from pressroom.domain.caller import current as current_caller
 from pressroom.domain.errors import BadRequest, Forbidden, Unavailable
+from pressroom.storage.spi import TreeLock
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import confirm as confirm_caller
@@ -216,13 +217,14 @@ class SqlStore:
             yield SqlTx(connection, self.anonymous_user_id, self.cache)
 
     @contextmanager
-    def write(self) -> Iterator[SqlTx]:
-        """A write transaction. A unique key that a concurrent writer got to first surfaces as
-        Forbidden (the "identifier exists" answer); any other integrity error (foreign key, NOT NULL) is a
-        bug and propagates, to be logged and answered 500."""
+    def write(self, tree: TreeLock | None = None) -> Iterator[SqlTx]:
+        """A write transaction, holding the tree lock ``tree`` asks for (``spi.TreeLock``). A unique key
+        that a concurrent writer got to first surfaces as Forbidden (the "identifier exists" answer); any
+        other integrity error (foreign key, NOT NULL) is a bug and propagates, to be logged and answered
+        500."""
         with _driver_errors():
             try:
-                with transaction(self.engine, write=True) as connection:
+                with transaction(self.engine, write=True, tree=tree) as connection:
                     tx = SqlTx(connection, self.anonymous_user_id, self.cache, self.blocks)
                     yield tx
                     tx.confirm_caller()  # nothing commits for a caller the cache got wrong

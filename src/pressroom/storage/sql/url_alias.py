@@ -20,7 +20,15 @@ _BY_KEY = Prepared(
     select(url_aliases).where(_T.parent == bindparam("parent"), _T.text_md5 == bindparam("md5"))
 )
 _ORDER = (_T.parent, _T.text)
-_INSERT = Prepared(insert(url_aliases))
+_TAKE_OVER = Prepared(
+    update(url_aliases).where(
+        _T.parent == bindparam("was_parent"),
+        _T.text_md5 == bindparam("was_md5"),
+        _T.action == bindparam("was_action"),
+        _T.is_original == bindparam("was_original"),
+        _T.is_custom == bindparam("was_custom"),
+    )
+)
 
 
 @lru_cache(maxsize=2)
@@ -122,9 +130,22 @@ class SqlUrlAliasGateway:
         params = {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)}
         return _claim(self.c.dialect.name).first(self.c, params) is not None
 
-    def insert(self, entry: AliasEntry) -> None:
-        """Insert an entry whose key is known to be free."""
-        _INSERT.execute(self.c, {"parent": entry.parent, "text_md5": entry.text_md5, **_values(entry)})
+    def take_over(self, existing: AliasEntry, entry: AliasEntry) -> bool:
+        """Replace ``existing`` by ``entry`` unless its action or flags changed since it was read: at READ
+        COMMITTED a concurrent writer's UPDATE of the row makes this one wait and then match nothing."""
+        return bool(
+            _TAKE_OVER.execute(
+                self.c,
+                {
+                    "was_parent": existing.parent,
+                    "was_md5": existing.text_md5,
+                    "was_action": existing.action,
+                    "was_original": existing.is_original,
+                    "was_custom": existing.is_custom,
+                    **_values(entry),
+                },
+            )
+        )
 
     def delete(self, keys: Sequence[tuple[int, str]]) -> None:
         if keys:
