@@ -43,7 +43,7 @@ log = logging.getLogger("pressroom.events")
 
 FAN_OUT = "webhooks"
 BATCH = 500
-CLAIMS = 20
+CLAIMS = 100
 PRUNE_EVERY = 300.0
 MEASURE_EVERY = 10.0
 
