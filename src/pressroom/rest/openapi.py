@@ -28,6 +28,13 @@ FORMATS = ("json", "xml")
 _ERROR = "ErrorMessage"
 
 
+def _plain_schema(media_type: str) -> dict[str, Any]:
+    """A JSON batch (``application/cloudevents-batch+json``) is a list of objects; anything else text."""
+    if media_type.endswith("+json"):
+        return {"type": "array", "items": {"type": "object"}}
+    return {"type": "string"}
+
+
 def path_of(template: str) -> str:
     """``/content/objects/{contentId:int}`` -> ``/content/objects/{contentId}``."""
     for name, kind in template_parameters(template):
@@ -116,6 +123,8 @@ class _Builder:
         response: dict[str, Any] = {"description": _DESCRIPTIONS.get(status, REASONS.get(status, "Answer"))}
         if RAW in names:
             response["content"] = {RAW: {"schema": {"type": "string", "format": "binary"}}}
+        elif names and all("/" in name for name in names):  # plain media types, not the API's own
+            response["content"] = {name: {"schema": _plain_schema(name)} for name in names}
         elif names:
             response["content"] = self.content(names, "")
         if status in (201, 301, 307):

@@ -470,7 +470,14 @@ ROUTES: list[Route] = [
         "role_assignment.group_unassign",
     ),
     # events (not in the reference): the feed and webhook subscriptions
-    make_route("GET", "/events", ev.read_feed, "event.feed", query="after limit:int"),
+    make_route(
+        "GET",
+        "/events",
+        ev.read_feed,
+        "event.feed",
+        query="after limit:int",
+        responses={200: f"{ev.BATCH} text/event-stream"},
+    ),
     make_route("GET", "/webhooks", ev.list_webhooks, "webhook.list"),
     make_route("POST", "/webhooks", ev.create_webhook, "webhook.create", accepts="WebhookInput"),
     make_route("GET", _WEBHOOK, ev.load_webhook, "webhook.load"),
