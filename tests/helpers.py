@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import base64
+import queue
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -85,22 +87,64 @@ class Api:
         return orjson.loads(response.content) if response.content else None
 
 
+class ScratchPostgres:
+    """Makes PostgreSQL databases next to ``admin_url``'s (empty, or copies of a template database that
+    nobody is connected to) and drops them again, on a thread of their own: a DROP DATABASE waits for a
+    server checkpoint (seconds on a busy machine), which the next test need not wait for. At most
+    ``backlog`` drops wait at a time; :meth:`close` finishes them all.
+
+    Names end in a uuid: runs on the same server (other checkouts, xdist workers) do not collide."""
+
+    def __init__(self, admin_url: str, backlog: int = 4) -> None:
+        self.admin_url = admin_url
+        self._admin = create_engine(
+            admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
+        )
+        self._doomed: queue.Queue[str | None] = queue.Queue(maxsize=backlog)
+        self._failures: list[BaseException] = []
+        self._dropper = threading.Thread(target=self._drop_all, name="drop-databases", daemon=True)
+        self._dropper.start()
+
+    def _execute(self, statement: str) -> None:
+        with self._admin.connect() as connection:
+            connection.execute(text(statement))
+
+    def _drop_all(self) -> None:
+        while (name := self._doomed.get()) is not None:
+            try:
+                self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except Exception as error:  # reported by close()
+                self._failures.append(error)
+
+    @contextmanager
+    def database(self, prefix: str, *, template: str | None = None) -> Iterator[str]:
+        """The URL of a new database, dropped (in the background) afterwards."""
+        name = f"{prefix}_{uuid.uuid4().hex}"
+        copied = f' TEMPLATE "{template}"' if template else ""
+        self._execute(f'CREATE DATABASE "{name}"{copied}')
+        try:
+            yield f"{self.admin_url.rpartition('/')[0]}/{name}"
+        finally:
+            self._doomed.put(name)
+
+    def close(self) -> None:
+        """Wait until every database made here is dropped; raise the first failure to drop one."""
+        self._doomed.put(None)
+        self._dropper.join()
+        self._admin.dispose()
+        if self._failures:
+            raise self._failures[0]
+
+
 @contextmanager
 def scratch_postgres(admin_url: str, prefix: str) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database next to ``admin_url``'s (for a test or a benchmark run),
-    dropped afterwards."""
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(
-        admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-    )
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    """A fresh, empty PostgreSQL database next to ``admin_url``'s (a benchmark's), dropped afterwards."""
+    databases = ScratchPostgres(admin_url)
     try:
-        yield f"{admin_url.rpartition('/')[0]}/{name}"
+        with databases.database(prefix) as url:
+            yield url
     finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        databases.close()
 
 
 class StatementCounter:
