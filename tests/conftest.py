@@ -23,9 +23,10 @@ from starlette.testclient import TestClient
 
 from pressroom.app import create_app
 from pressroom.config import Settings
+from pressroom.domain import passwords
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
-from tests.helpers import Api, ScratchPostgres
+from tests.helpers import Api, RememberingHasher, ScratchPostgres
 
 POSTGRES_URL = os.environ.get("PRESSROOM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REQUIRE_POSTGRES = os.environ.get("PRESSROOM_TEST_REQUIRE_POSTGRES") == "1"
@@ -95,6 +96,14 @@ def installed_postgres_url(installed_postgres: Callable[[], AbstractContextManag
     """A fresh PostgreSQL database holding the clean install, for one test; dropped afterwards."""
     with installed_postgres() as url:
         yield url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def remembered_password_checks() -> Iterator[None]:
+    """Repeated logins with the same password and hash skip argon2 (:class:`RememberingHasher`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_HASHER", RememberingHasher(passwords._HASHER))
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -147,6 +147,27 @@ def scratch_postgres(admin_url: str, prefix: str) -> Iterator[str]:
         databases.close()
 
 
+class RememberingHasher:
+    """Stands in for the argon2 hasher of ``pressroom.domain.passwords`` in the test process: a password
+    that verified against a hash verifies again without the argon2 work (tens of milliseconds, more on a
+    busy machine), which nearly every test spends logging admin in with the clean install's hash through a
+    fresh app. Verification is a function of the hash and the password: the answers are the same; a wrong
+    password is checked in full every time."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self._verified: set[tuple[str, str]] = set()
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        if (password_hash, password) not in self._verified:
+            self.real.verify(password_hash, password)  # raises unless the password matches
+            self._verified.add((password_hash, password))
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
 class StatementCounter:
     """Counts the SQL statements every engine of this process runs while active (a context manager).
 
