@@ -8,12 +8,14 @@ import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, LiteralString
 
 import httpx
 import orjson
+import psycopg
 from lxml import etree
-from sqlalchemy import Engine, create_engine, event, text
+from psycopg import sql
+from sqlalchemy import Engine, event
 
 PREFIX = "/api/ibexa/v2"
 EZ_PREFIX = "/api/ezp/v2"
@@ -89,30 +91,34 @@ class Api:
 
 class ScratchPostgres:
     """Makes PostgreSQL databases next to ``admin_url``'s (empty, or copies of a template database that
-    nobody is connected to) and drops them again, on a thread of their own: a DROP DATABASE waits for a
-    server checkpoint (seconds on a busy machine), which the next test need not wait for. At most
-    ``backlog`` drops wait at a time; :meth:`close` finishes them all.
+    nobody is connected to) and drops them again on threads of their own: a DROP DATABASE waits for a
+    server checkpoint (seconds on a busy machine), which the next test need not wait for, and drops at
+    the same time share one. At most ``backlog`` drops wait; :meth:`close` finishes them all.
 
-    Names end in a uuid: runs on the same server (other checkouts, xdist workers) do not collide."""
+    Names end in a uuid: runs on the same server (other checkouts, xdist workers) do not collide. The
+    statements go to the driver directly, not through an Engine: :class:`StatementCounter` sees none."""
 
-    def __init__(self, admin_url: str, backlog: int = 4) -> None:
+    def __init__(self, admin_url: str, *, droppers: int = 4, backlog: int = 8) -> None:
         self.admin_url = admin_url
-        self._admin = create_engine(
-            admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-        )
         self._doomed: queue.Queue[str | None] = queue.Queue(maxsize=backlog)
         self._failures: list[BaseException] = []
-        self._dropper = threading.Thread(target=self._drop_all, name="drop-databases", daemon=True)
-        self._dropper.start()
+        self._droppers = [
+            threading.Thread(target=self._drop_all, name=f"drop-databases-{n}", daemon=True)
+            for n in range(droppers)
+        ]
+        for dropper in self._droppers:
+            dropper.start()
 
-    def _execute(self, statement: str) -> None:
-        with self._admin.connect() as connection:
-            connection.execute(text(statement))
+    def _execute(self, statement: LiteralString, *names: str) -> None:
+        """``statement`` with the database ``names`` quoted into its ``{}``."""
+        query = sql.SQL(statement).format(*map(sql.Identifier, names))
+        with psycopg.connect(self.admin_url, autocommit=True) as connection:
+            connection.execute(query)
 
     def _drop_all(self) -> None:
         while (name := self._doomed.get()) is not None:
             try:
-                self._execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
             except Exception as error:  # reported by close()
                 self._failures.append(error)
 
@@ -120,8 +126,10 @@ class ScratchPostgres:
     def database(self, prefix: str, *, template: str | None = None) -> Iterator[str]:
         """The URL of a new database, dropped (in the background) afterwards."""
         name = f"{prefix}_{uuid.uuid4().hex}"
-        copied = f' TEMPLATE "{template}"' if template else ""
-        self._execute(f'CREATE DATABASE "{name}"{copied}')
+        if template:
+            self._execute("CREATE DATABASE {} TEMPLATE {}", name, template)
+        else:
+            self._execute("CREATE DATABASE {}", name)
         try:
             yield f"{self.admin_url.rpartition('/')[0]}/{name}"
         finally:
@@ -129,9 +137,10 @@ class ScratchPostgres:
 
     def close(self) -> None:
         """Wait until every database made here is dropped; raise the first failure to drop one."""
-        self._doomed.put(None)
-        self._dropper.join()
-        self._admin.dispose()
+        for _ in self._droppers:
+            self._doomed.put(None)
+        for dropper in self._droppers:
+            dropper.join()
         if self._failures:
             raise self._failures[0]
 
