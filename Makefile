@@ -31,8 +31,10 @@ lint: $(DEV)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
+# One pytest worker per core (pytest-xdist); each worker takes whole test files, so that a module's fixtures
+# (a live server, a search world) are built once.
 test: lint chromium nginx
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 # The docs page test drives Debian's chromium (tests/functional/test_docs_browser.py): installed when missing,
 # so that `make test` runs the whole suite on a fresh machine, as CI does.

@@ -9,8 +9,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 
 import boto3
@@ -22,9 +23,10 @@ from starlette.testclient import TestClient
 
 from pressroom.app import create_app
 from pressroom.config import Settings
+from pressroom.domain import passwords
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
-from tests.helpers import Api, scratch_postgres
+from tests.helpers import Api, RememberingHasher, ScratchPostgres
 
 POSTGRES_URL = os.environ.get("PRESSROOM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REQUIRE_POSTGRES = os.environ.get("PRESSROOM_TEST_REQUIRE_POSTGRES") == "1"
@@ -49,13 +51,59 @@ def postgres_available() -> bool:
     return reachable
 
 
-@pytest.fixture
-def postgres_url(postgres_available: bool) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_available: bool) -> Iterator[ScratchPostgres]:
+    """Makes and drops the session's PostgreSQL databases; the session ends once all are dropped."""
     if not postgres_available:
         pytest.skip("PostgreSQL not reachable (set PRESSROOM_TEST_REQUIRE_POSTGRES=1 to make this fail)")
-    with scratch_postgres(POSTGRES_URL, "pressroom_test") as url:
+    databases = ScratchPostgres(POSTGRES_URL)
+    try:
+        yield databases
+    finally:
+        databases.close()
+
+
+@pytest.fixture
+def postgres_url(postgres_databases: ScratchPostgres) -> Iterator[str]:
+    """A fresh, empty PostgreSQL database for one test, dropped afterwards."""
+    with postgres_databases.database("pressroom_test") as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_databases: ScratchPostgres) -> Iterator[str]:
+    """The name of a PostgreSQL database holding the clean install, made once per test session (per
+    xdist worker) and dropped at its end: tests get copies of it (CREATE DATABASE ... TEMPLATE), which
+    cost a fraction of installing (the schema, the data set and an argon2 hash)."""
+    with postgres_databases.database("pressroom_template") as url:
+        engine = make_engine(url)
+        initialise(engine, "publish")
+        engine.dispose()  # PostgreSQL refuses to copy a database anyone is connected to
+        yield url.rpartition("/")[2]
+
+
+@pytest.fixture(scope="session")
+def installed_postgres(
+    postgres_databases: ScratchPostgres, postgres_template: str
+) -> Callable[[], AbstractContextManager[str]]:
+    """Makes a fresh PostgreSQL database holding the clean install, dropped on leaving the context (for
+    fixtures of a wider scope than a test)."""
+    return partial(postgres_databases.database, "pressroom_test", template=postgres_template)
+
+
+@pytest.fixture
+def installed_postgres_url(installed_postgres: Callable[[], AbstractContextManager[str]]) -> Iterator[str]:
+    """A fresh PostgreSQL database holding the clean install, for one test; dropped afterwards."""
+    with installed_postgres() as url:
+        yield url
+
+
+@pytest.fixture(scope="session", autouse=True)
+def remembered_password_checks() -> Iterator[None]:
+    """Repeated logins with the same password and hash skip argon2 (:class:`RememberingHasher`)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(passwords, "_HASHER", RememberingHasher(passwords._HASHER))
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -82,11 +130,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An initialised database of each kind: storage tests run the same assertions on both."""
     if request.param == "sqlite":
         return str(request.getfixturevalue("sqlite_url"))
-    url = str(request.getfixturevalue("postgres_url"))
-    engine = make_engine(url)
-    initialise(engine, "publish")
-    engine.dispose()
-    return url
+    return str(request.getfixturevalue("installed_postgres_url"))
 
 
 @pytest.fixture

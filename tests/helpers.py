@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import base64
+import queue
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, LiteralString
 
 import httpx
 import orjson
+import psycopg
 from lxml import etree
-from sqlalchemy import Engine, create_engine, event, text
+from psycopg import sql
+from sqlalchemy import Engine, event
 
 PREFIX = "/api/ibexa/v2"
 EZ_PREFIX = "/api/ezp/v2"
@@ -85,22 +89,92 @@ class Api:
         return orjson.loads(response.content) if response.content else None
 
 
+class ScratchPostgres:
+    """Makes PostgreSQL databases next to ``admin_url``'s (empty, or copies of a template database that
+    nobody is connected to) and drops them again on threads of their own: a DROP DATABASE waits for a
+    server checkpoint (seconds on a busy machine), which the next test need not wait for, and drops at
+    the same time share one. At most ``backlog`` drops wait; :meth:`close` finishes them all.
+
+    Names end in a uuid: runs on the same server (other checkouts, xdist workers) do not collide. The
+    statements go to the driver directly, not through an Engine: :class:`StatementCounter` sees none."""
+
+    def __init__(self, admin_url: str, *, droppers: int = 4, backlog: int = 8) -> None:
+        self.admin_url = admin_url
+        self._doomed: queue.Queue[str | None] = queue.Queue(maxsize=backlog)
+        self._failures: list[BaseException] = []
+        self._droppers = [
+            threading.Thread(target=self._drop_all, name=f"drop-databases-{n}", daemon=True)
+            for n in range(droppers)
+        ]
+        for dropper in self._droppers:
+            dropper.start()
+
+    def _execute(self, statement: LiteralString, *names: str) -> None:
+        """``statement`` with the database ``names`` quoted into its ``{}``."""
+        query = sql.SQL(statement).format(*map(sql.Identifier, names))
+        with psycopg.connect(self.admin_url, autocommit=True) as connection:
+            connection.execute(query)
+
+    def _drop_all(self) -> None:
+        while (name := self._doomed.get()) is not None:
+            try:
+                self._execute("DROP DATABASE IF EXISTS {} WITH (FORCE)", name)
+            except Exception as error:  # reported by close()
+                self._failures.append(error)
+
+    @contextmanager
+    def database(self, prefix: str, *, template: str | None = None) -> Iterator[str]:
+        """The URL of a new database, dropped (in the background) afterwards."""
+        name = f"{prefix}_{uuid.uuid4().hex}"
+        if template:
+            self._execute("CREATE DATABASE {} TEMPLATE {}", name, template)
+        else:
+            self._execute("CREATE DATABASE {}", name)
+        try:
+            yield f"{self.admin_url.rpartition('/')[0]}/{name}"
+        finally:
+            self._doomed.put(name)
+
+    def close(self) -> None:
+        """Wait until every database made here is dropped; raise the first failure to drop one."""
+        for _ in self._droppers:
+            self._doomed.put(None)
+        for dropper in self._droppers:
+            dropper.join()
+        if self._failures:
+            raise self._failures[0]
+
+
 @contextmanager
 def scratch_postgres(admin_url: str, prefix: str) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database next to ``admin_url``'s (for a test or a benchmark run),
-    dropped afterwards."""
-    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(
-        admin_url.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT"
-    )
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    """A fresh, empty PostgreSQL database next to ``admin_url``'s (a benchmark's), dropped afterwards."""
+    databases = ScratchPostgres(admin_url)
     try:
-        yield f"{admin_url.rpartition('/')[0]}/{name}"
+        with databases.database(prefix) as url:
+            yield url
     finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        databases.close()
+
+
+class RememberingHasher:
+    """Stands in for the argon2 hasher of ``pressroom.domain.passwords`` in the test process: a password
+    that verified against a hash verifies again without the argon2 work (tens of milliseconds, more on a
+    busy machine), which nearly every test spends logging admin in with the clean install's hash through a
+    fresh app. Verification is a function of the hash and the password: the answers are the same; a wrong
+    password is checked in full every time."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self._verified: set[tuple[str, str]] = set()
+
+    def verify(self, password_hash: str, password: str) -> bool:
+        if (password_hash, password) not in self._verified:
+            self.real.verify(password_hash, password)  # raises unless the password matches
+            self._verified.add((password_hash, password))
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
 
 
 class StatementCounter:

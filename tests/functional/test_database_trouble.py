@@ -15,7 +15,6 @@ from starlette.testclient import TestClient
 from pressroom.app import create_app
 from pressroom.domain.errors import BadRequest, Unavailable
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import initialise
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import make_settings
 from tests.helpers import Api, media
@@ -76,14 +75,11 @@ def test_a_sqlite_write_locked_past_the_busy_timeout_is_503_and_writes_nothing(
 
 
 @pytest.fixture
-def postgres_app(postgres_url: str, tmp_path: Path) -> Iterator[tuple[Api, str]]:
-    engine = make_engine(postgres_url)
-    initialise(engine, "publish")
-    engine.dispose()
+def postgres_app(installed_postgres_url: str, tmp_path: Path) -> Iterator[tuple[Api, str]]:
     with TestClient(
-        create_app(make_settings(postgres_url, tmp_path)), base_url="http://testserver"
+        create_app(make_settings(installed_postgres_url, tmp_path)), base_url="http://testserver"
     ) as client:
-        yield Api(client), postgres_url
+        yield Api(client), installed_postgres_url
 
 
 def kill_connections(url: str) -> int:

@@ -25,10 +25,7 @@ from pressroom.domain.user import ContentParts, User, UserCreate
 from pressroom.services.user import UserService
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import initialise
 from pressroom.storage.sql.store import SqlStore
-from tests.conftest import POSTGRES_URL
-from tests.helpers import scratch_postgres
 from tests.storage.search_data import ADMIN, Repo, at
 
 IMAGE = 5  # content type ids of the clean install
@@ -150,12 +147,7 @@ def world(
         shutil.copy(template_sqlite, root / "pressroom.db")
         yield from _world(f"sqlite:///{root / 'pressroom.db'}", root)
         return
-    if not request.getfixturevalue("postgres_available"):
-        pytest.skip("PostgreSQL not reachable (set PRESSROOM_TEST_REQUIRE_POSTGRES=1 to make this fail)")
-    with scratch_postgres(POSTGRES_URL, "pressroom_test") as url:
-        engine = make_engine(url)
-        initialise(engine, "publish")
-        engine.dispose()
+    with request.getfixturevalue("installed_postgres")() as url:
         yield from _world(url, root)
 
 

@@ -27,10 +27,9 @@ from pressroom.services.container import Services
 from pressroom.storage.sql.aggregations import aggregate
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import initialise
 from pressroom.storage.sql.schema import content, locations
-from tests.conftest import POSTGRES_URL, make_settings
-from tests.helpers import StatementCounter, scratch_postgres
+from tests.conftest import make_settings
+from tests.helpers import StatementCounter
 
 ADMIN = User(14, "admin", "admin@link.invalid", True)
 ANONYMOUS = User(10, "anonymous", "nospam@ez.no", True)
@@ -118,7 +117,6 @@ def repo(
     request: pytest.FixtureRequest,
     tmp_path_factory: pytest.TempPathFactory,
     template_sqlite: Path,
-    postgres_available: bool,
 ) -> Iterator[Repo]:
     """Built once per database kind; the tests only read."""
     root = tmp_path_factory.mktemp("aggregations")
@@ -127,12 +125,7 @@ def repo(
             shutil.copy(template_sqlite, root / "pressroom.db")
             url = f"sqlite:///{root / 'pressroom.db'}"
         else:
-            if not postgres_available:
-                pytest.skip("PostgreSQL not reachable (PRESSROOM_TEST_REQUIRE_POSTGRES=1 makes this fail)")
-            url = stack.enter_context(scratch_postgres(POSTGRES_URL, "pressroom_test"))
-            engine = make_engine(url)
-            initialise(engine, "publish")
-            engine.dispose()
+            url = stack.enter_context(request.getfixturevalue("installed_postgres")())
         built = _build(url, root)
         yield built
         built.engine.dispose()

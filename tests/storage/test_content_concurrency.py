@@ -2,7 +2,8 @@
 (issues 14 and 15): version numbers, publishing, and If-Match against lost updates (and the same
 If-Match guarantee for a section).
 
-Every test starts a few processes with ``spawn``; each opens its own engine on the same database and
+Every test starts a few fresh processes (``forkserver``: forked from a server process that imported this
+module once, never from the test process); each opens its own engine on the same database and
 calls the services, the way several server workers do. A barrier lines the processes up before every
 contended step, so that the step really runs at the same moment in all of them.
 """
@@ -51,7 +52,8 @@ def _run_job(database_url: str, root: str, job: Job, index: int, start: Any, que
 
 def in_processes(database_url: str, root: Path, job: Job, processes: int = PROCESSES) -> list[Any]:
     """Run ``job`` in ``processes`` fresh processes at once; their results in process order."""
-    context = multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])  # imported once, not in every process
     queue = context.Queue()
     start = context.Barrier(processes)
     workers = [
