@@ -25,6 +25,7 @@ from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.domain.event import Webhook, WebhookInput
 from pressroom.logs import configure_logging, granian_log_config
+from pressroom.progress import Progress, for_stream
 from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
@@ -77,9 +78,8 @@ def _add_language(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     settings, engine = _installed(args)
-    manifest = export_repository(
-        engine, open_file_store(settings), Path(args.file), progress=sys.stderr.isatty()
-    )
+    files = open_file_store(settings)
+    manifest = export_repository(engine, files, Path(args.file), progress=_progress(settings))
     rows, tables = sum(manifest["tables"].values()), len(manifest["tables"])
     print(f"Exported {rows} rows of {tables} tables and {manifest['files']} files to {args.file}.")
     return 0
@@ -98,7 +98,7 @@ def _import(args: argparse.Namespace) -> int:
             open_file_store(settings),
             Path(args.file),
             force=args.force,
-            progress=sys.stderr.isatty(),
+            progress=_progress(settings),
             limits=limits,
         )
     except (ArchiveError, DatabaseNotEmpty, OSError, zipfile.BadZipFile) as error:
@@ -107,6 +107,11 @@ def _import(args: argparse.Namespace) -> int:
     rows = sum(manifest["tables"].values())
     print(f"Imported {rows} rows and {manifest['files']} files from {args.file}.")
     return 0
+
+
+def _progress(settings: Settings) -> Progress:
+    """Bars on a terminal, else a log line every PRESSROOM_PROGRESS_INTERVAL seconds."""
+    return for_stream(sys.stderr.isatty(), settings.progress_interval_seconds)
 
 
 def _integrity(args: argparse.Namespace) -> IntegrityService:

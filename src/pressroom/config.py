@@ -113,6 +113,8 @@ class Settings:
     # Webhook URLs may not point at private, loopback or link-local addresses unless this is on.
     webhook_allow_private: bool = False
     webhook_timeout_seconds: float = 10.0
+    # export/import on a non-terminal: one progress line on the log at most this often.
+    progress_interval_seconds: float = 5.0
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -197,6 +199,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "ACCESS_LOG": ("access_log", _bool),
         "LOG_FORMAT": ("log_format", str),
         "DEBUG": ("debug", _bool),
+        "PROGRESS_INTERVAL": ("progress_interval_seconds", float),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),
         "REPRESENTATION_CACHE_MB": ("representation_cache_mb", int),
         "EVENTS_DISPATCH": ("events_dispatch", _bool),
