@@ -14,7 +14,7 @@ from pressroom.config import Settings, settings_from_env
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.image_variation import set_max_pixels
 from pressroom.logs import configure_logging
-from pressroom.metrics import count_statements
+from pressroom.metrics import count_statements, metrics
 from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
@@ -148,6 +148,7 @@ def asgi_from_env() -> RestApp | WithDispatcher:
     settings = settings_from_env()
     configure_logging(settings.log_format)
     app = create_app(settings, initialise_empty=False)
+    metrics()  # its metric files exist from the start: /metrics finds every worker's process metrics
     settle_heap()
     if not settings.events_dispatch:
         return app

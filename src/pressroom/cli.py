@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -26,6 +27,7 @@ from pressroom.domain.errors import PressroomError
 from pressroom.domain.event import Webhook, WebhookInput
 from pressroom.logs import configure_logging, granian_log_config
 from pressroom.progress import Progress, for_stream
+from pressroom.rest.operations import serve_metrics
 from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
@@ -276,9 +278,33 @@ def _serve(args: argparse.Namespace) -> int:
     os.environ["PRESSROOM_PORT"] = str(args.port)  # webhooks may not point back at it
     if args.access_log:
         os.environ["PRESSROOM_ACCESS_LOG"] = "1"
-    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start).
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pressroom-metrics-")
+    own_directory = None
+    if (args.workers > 1 or settings.metrics_address) and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start, removed at
+        # the end). On an address of its own, /metrics is answered by this process: from the directory too.
+        own_directory = tempfile.mkdtemp(prefix="pressroom-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
+    try:
+        metrics_server = None
+        if settings.metrics_address:
+            host, port = settings.metrics_address
+            try:
+                metrics_server = serve_metrics(settings.metrics_address, settings.metrics_token)
+            except OSError as error:
+                print(f"error: cannot serve metrics on {host}:{port}: {error}", file=sys.stderr)
+                return 2
+            log.info("Metrics on http://%s:%s/metrics", host, port)
+        _run_granian(args, settings)
+    finally:
+        if metrics_server is not None:
+            metrics_server.shutdown()
+            metrics_server.server_close()
+        if own_directory:
+            shutil.rmtree(own_directory, ignore_errors=True)
+    return 0
+
+
+def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
     log.info(
         "Pressroom %s on http://%s:%s/api/ibexa/v2/ (%s worker(s))",
         __version__, args.host, args.port, args.workers,
@@ -303,7 +329,6 @@ def _serve(args: argparse.Namespace) -> int:
         http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
         log_dictconfig=granian_log_config(settings.log_format),
     ).serve()
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
