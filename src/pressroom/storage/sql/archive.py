@@ -38,7 +38,7 @@ from pressroom.storage.sql.archive_check import (
     table_rows,
 )
 from pressroom.storage.sql.engine import transaction
-from pressroom.storage.sql.install import replace_schema, reset_sequences
+from pressroom.storage.sql.install import record_file_store, replace_schema, reset_sequences
 from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.sequences import bump_epoch
 
@@ -106,11 +106,13 @@ def import_repository(
     force: bool = False,
     progress: Progress = NO_PROGRESS,
     limits: ArchiveLimits = DEFAULT_LIMITS,
+    file_store: str | None = None,
 ) -> dict[str, Any]:
     """Load an archive into an empty database (``force``: wipe it first) and the file store, all or
     nothing: the archive is checked whole (archive_check.py) before anything is written, the database
     is replaced in one transaction, and the files it wrote go again should that transaction fail.
 
+    The repository records ``file_store`` as its file store (None: no record), not the source's.
     ``progress`` sees three phases: rows, the search index (rebuilt, not archived) and file bytes.
 
     Raises ArchiveError for an archive this version cannot read or will not trust, DatabaseNotEmpty for
@@ -129,6 +131,7 @@ def import_repository(
                             while batch := list(itertools.islice(rows, _BATCH)):
                                 connection.execute(insert(table), batch)
                                 advance(len(batch))
+                record_file_store(connection, file_store)
                 if connection.dialect.name == "postgresql":
                     reset_sequences(connection)
                 rebuild_search_index(connection, progress=progress)
