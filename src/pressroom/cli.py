@@ -117,7 +117,7 @@ def _export(args: argparse.Namespace) -> int:
 def _import(args: argparse.Namespace) -> int:
     settings, named = _configured(args)
     engine = make_engine(settings.database_url)
-    if is_initialised(engine):  # replaced (--force): its files stay where they were
+    if args.force and is_initialised(engine):  # a repository replaced: its files stay where they were
         settings = repository_file_store(settings, engine, named=named, force=args.force_file_store)
     # No stored file is larger than an upload's body could carry.
     limits = replace(DEFAULT_LIMITS, max_file_bytes=settings.max_body_bytes)

@@ -121,3 +121,16 @@ def test_serve_refuses_a_store_other_than_the_recorded_one(tmp_path: Path, repos
     )  # fmt: skip
     assert done.returncode == 2
     assert "recorded in its database" in done.stderr
+
+
+def test_import_over_a_repository_keeps_its_store(
+    tmp_path: Path, repository: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["export", str(tmp_path / "a.zip"), "--database-url", repository]) == 0
+    replace = ["import", str(tmp_path / "a.zip"), "--database-url", repository, "--force"]
+    monkeypatch.setenv("PRESSROOM_FILE_ROOT", str(tmp_path / "elsewhere"))
+    assert main(replace) == 2
+    assert not (tmp_path / "elsewhere").exists()
+    monkeypatch.delenv("PRESSROOM_FILE_ROOT")
+    assert main(replace) == 0
+    assert recorded(repository) == str(tmp_path / "own-files")
