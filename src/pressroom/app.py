@@ -6,6 +6,8 @@ import asyncio
 import gc
 import logging
 import os
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine
@@ -14,7 +16,7 @@ from pressroom.config import Settings, settings_from_env
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.image_variation import set_max_pixels
 from pressroom.logs import configure_logging
-from pressroom.metrics import count_statements
+from pressroom.metrics import count_statements, metrics
 from pressroom.rest.app import RestApp
 from pressroom.rest.routes import build_router
 from pressroom.services.auth import AuthService
@@ -47,7 +49,7 @@ from pressroom.storage.broker import NatsPublisher
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.spi import Store
 from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import initialise, is_initialised
+from pressroom.storage.sql.install import initialise, is_initialised, record_file_store, recorded_file_store
 from pressroom.storage.sql.store import SqlStore
 
 log = logging.getLogger("pressroom")
@@ -68,6 +70,57 @@ def open_file_store(settings: Settings) -> FileStore:
     if settings.file_store:
         raise ValueError(f"PRESSROOM_FILE_STORE '{settings.file_store}' is not an s3:// URL")
     return LocalFileStore(settings.file_root)
+
+
+def file_store_location(settings: Settings) -> str:
+    """Where ``settings`` put files: the s3:// URL, or the directory made absolute."""
+    return settings.file_store or str(settings.file_root.resolve())
+
+
+def with_file_store(settings: Settings, location: str) -> Settings:
+    """``settings`` with files at ``location`` (an s3:// URL or a directory)."""
+    if location.startswith("s3://"):
+        return replace(settings, file_store=location)
+    return replace(settings, file_store="", file_root=Path(location))
+
+
+class FileStoreMismatch(Exception):
+    """The file store named for a command is not the one the repository recorded."""
+
+
+def repository_file_store(
+    settings: Settings, engine: Engine, *, named: bool, force: bool = False, record: bool = False
+) -> Settings:
+    """``settings`` with the repository's own file store, the one recorded in its database.
+
+    ``named``: the environment or an option names a store; it must be the recorded one (FileStoreMismatch
+    otherwise) unless ``force``: the files have moved there, which is recorded. A repository with nothing
+    recorded (made before the record was kept) uses the configured store, recorded when ``record``."""
+    configured = file_store_location(settings)
+    with engine.connect() as connection:
+        recorded = recorded_file_store(connection)
+    if recorded is not None and not named:
+        return with_file_store(settings, recorded)
+    if recorded is not None and _same_location(recorded, configured):
+        return settings
+    if recorded is not None and not force:
+        raise FileStoreMismatch(
+            f"this repository keeps its files in '{recorded}' (recorded in its database), but "
+            f"PRESSROOM_FILE_ROOT, PRESSROOM_FILE_STORE or --file-store names '{configured}'. Leave them "
+            "unset to use the recorded store, or add --force-file-store if the files have moved there "
+            "(it is then recorded)"
+        )
+    if recorded is not None or record:  # moved by force, or a repository's first record
+        with engine.begin() as connection:
+            record_file_store(connection, configured)
+        log.info("file store of the repository recorded: %s", configured, extra={"file_store": configured})
+    return settings
+
+
+def _same_location(recorded: str, configured: str) -> bool:
+    if recorded.startswith("s3://") or configured.startswith("s3://"):
+        return recorded == configured
+    return Path(recorded).resolve() == Path(configured).resolve()
 
 
 def build_services(settings: Settings, engine: Engine) -> Services:
@@ -125,9 +178,14 @@ def build_services(settings: Settings, engine: Engine) -> Services:
 
 
 def install(settings: Settings, engine: Engine, *, force: bool = False) -> None:
-    """Schema and clean install, with the languages the settings name (``PRESSROOM_LANGUAGES``)."""
+    """Schema and clean install, with the languages the settings name (``PRESSROOM_LANGUAGES``); the
+    repository records the file store of ``settings`` as its own."""
     initialise(
-        engine, settings.admin_password, force=force, languages=languages_to_install(settings.languages)
+        engine,
+        settings.admin_password,
+        force=force,
+        languages=languages_to_install(settings.languages),
+        file_store=file_store_location(settings),
     )
 
 
@@ -148,6 +206,7 @@ def asgi_from_env() -> RestApp | WithDispatcher:
     settings = settings_from_env()
     configure_logging(settings.log_format)
     app = create_app(settings, initialise_empty=False)
+    metrics()  # its metric files exist from the start: /metrics finds every worker's process metrics
     settle_heap()
     if not settings.events_dispatch:
         return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import sys
 import tempfile
 import zipfile
@@ -20,11 +21,21 @@ from granian.server import Server
 from sqlalchemy import Engine
 
 from pressroom import __version__
-from pressroom.app import build_services, install, open_file_store
+from pressroom.app import (
+    FileStoreMismatch,
+    build_services,
+    file_store_location,
+    install,
+    open_file_store,
+    repository_file_store,
+    with_file_store,
+)
 from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.domain.event import Webhook, WebhookInput
 from pressroom.logs import configure_logging, granian_log_config
+from pressroom.progress import Progress, for_stream
+from pressroom.rest.operations import serve_metrics
 from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
@@ -39,9 +50,8 @@ log = logging.getLogger("pressroom.serve")
 
 
 def _init(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(
-        database_url=args.database_url, languages=comma_list(args.languages) if args.languages else None
-    )
+    settings, _ = _configured(args)
+    settings = settings.with_overrides(languages=comma_list(args.languages) if args.languages else None)
     engine = make_engine(settings.database_url)
     if is_initialised(engine) and not args.force:
         print("The database is already initialised; nothing to do (use --force to wipe and reinstall).")
@@ -68,6 +78,26 @@ def _installed(args: argparse.Namespace) -> tuple[Settings, Engine]:
     return settings, engine
 
 
+def _configured(args: argparse.Namespace) -> tuple[Settings, bool]:
+    """The settings of the environment with ``--database-url`` and ``--file-store`` applied, and whether a
+    file store was named at all (by that option, PRESSROOM_FILE_STORE or PRESSROOM_FILE_ROOT) rather than
+    left to the repository's record."""
+    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    option = getattr(args, "file_store", None)
+    if option:
+        return with_file_store(settings, option), True
+    return settings, bool(os.environ.get("PRESSROOM_FILE_STORE") or os.environ.get("PRESSROOM_FILE_ROOT"))
+
+
+def _with_files(args: argparse.Namespace, *, record: bool = False) -> tuple[Settings, Engine]:
+    """:func:`_installed`, with the file store the repository recorded (``record``: record the one
+    configured when there is no record yet)."""
+    _, engine = _installed(args)
+    settings, named = _configured(args)
+    force = getattr(args, "force_file_store", False)
+    return repository_file_store(settings, engine, named=named, force=force, record=record), engine
+
+
 def _add_language(args: argparse.Namespace) -> int:
     settings, engine = _installed(args)
     language = LanguageService(SqlStore(engine, settings.anonymous_user_id)).add(args.code, args.name)
@@ -76,18 +106,19 @@ def _add_language(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    settings, engine = _installed(args)
-    manifest = export_repository(
-        engine, open_file_store(settings), Path(args.file), progress=sys.stderr.isatty()
-    )
+    settings, engine = _with_files(args)
+    files = open_file_store(settings)
+    manifest = export_repository(engine, files, Path(args.file), progress=_progress(settings))
     rows, tables = sum(manifest["tables"].values()), len(manifest["tables"])
     print(f"Exported {rows} rows of {tables} tables and {manifest['files']} files to {args.file}.")
     return 0
 
 
 def _import(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    settings, named = _configured(args)
     engine = make_engine(settings.database_url)
+    if args.force and is_initialised(engine):  # a repository replaced: its files stay where they were
+        settings = repository_file_store(settings, engine, named=named, force=args.force_file_store)
     # No stored file is larger than an upload's body could carry.
     limits = replace(DEFAULT_LIMITS, max_file_bytes=settings.max_body_bytes)
     if args.max_bytes is not None:
@@ -98,8 +129,9 @@ def _import(args: argparse.Namespace) -> int:
             open_file_store(settings),
             Path(args.file),
             force=args.force,
-            progress=sys.stderr.isatty(),
+            progress=_progress(settings),
             limits=limits,
+            file_store=file_store_location(settings),
         )
     except (ArchiveError, DatabaseNotEmpty, OSError, zipfile.BadZipFile) as error:
         print(f"error: {error}", file=sys.stderr)
@@ -109,8 +141,13 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(settings: Settings) -> Progress:
+    """Bars on a terminal, else a log line every PRESSROOM_PROGRESS_INTERVAL seconds."""
+    return for_stream(sys.stderr.isatty(), settings.progress_interval_seconds)
+
+
 def _integrity(args: argparse.Namespace) -> IntegrityService:
-    settings, engine = _installed(args)
+    settings, engine = _with_files(args)
     return IntegrityService(SqlStore(engine, settings.anonymous_user_id), open_file_store(settings))
 
 
@@ -252,12 +289,13 @@ def _migrate(args: argparse.Namespace) -> int:
     except CommandError as error:  # a revision this code does not know: a newer server wrote it
         print(f"error: {error}", file=sys.stderr)
         return 2
+    _with_files(args, record=True)  # an older repository records its file store now
     print(f"Schema at {head()} (was {before}).")
     return 0
 
 
 def _serve(args: argparse.Namespace) -> int:
-    settings = settings_from_env().with_overrides(database_url=args.database_url)
+    settings, named = _configured(args)
     engine = make_engine(settings.database_url)
     if not is_initialised(engine):
         install(settings, engine)
@@ -265,15 +303,42 @@ def _serve(args: argparse.Namespace) -> int:
     else:
         with engine.begin() as connection:  # once, before any worker starts
             upgrade(connection)
+    settings = repository_file_store(settings, engine, named=named, force=args.force_file_store, record=True)
     engine.dispose()
     # Workers are separate processes: they read the settings from the environment.
     os.environ["PRESSROOM_DATABASE_URL"] = settings.database_url
+    os.environ["PRESSROOM_FILE_STORE"] = settings.file_store
+    os.environ["PRESSROOM_FILE_ROOT"] = str(settings.file_root)
     os.environ["PRESSROOM_PORT"] = str(args.port)  # webhooks may not point back at it
     if args.access_log:
         os.environ["PRESSROOM_ACCESS_LOG"] = "1"
-    if args.workers > 1 and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start).
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pressroom-metrics-")
+    own_directory = None
+    if (args.workers > 1 or settings.metrics_address) and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start, removed at
+        # the end). On an address of its own, /metrics is answered by this process: from the directory too.
+        own_directory = tempfile.mkdtemp(prefix="pressroom-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
+    try:
+        metrics_server = None
+        if settings.metrics_address:
+            host, port = settings.metrics_address
+            try:
+                metrics_server = serve_metrics(settings.metrics_address, settings.metrics_token)
+            except OSError as error:
+                print(f"error: cannot serve metrics on {host}:{port}: {error}", file=sys.stderr)
+                return 2
+            log.info("Metrics on http://%s:%s/metrics", host, port)
+        _run_granian(args, settings)
+    finally:
+        if metrics_server is not None:
+            metrics_server.shutdown()
+            metrics_server.server_close()
+        if own_directory:
+            shutil.rmtree(own_directory, ignore_errors=True)
+    return 0
+
+
+def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
     log.info(
         "Pressroom %s on http://%s:%s/api/ibexa/v2/ (%s worker(s))",
         __version__, args.host, args.port, args.workers,
@@ -298,7 +363,19 @@ def _serve(args: argparse.Namespace) -> int:
         http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
         log_dictconfig=granian_log_config(settings.log_format),
     ).serve()
-    return 0
+
+
+def _file_store_options(parser: argparse.ArgumentParser, *, force: bool = True) -> None:
+    parser.add_argument(
+        "--file-store", default=None, metavar="DIR|s3://...",
+        help="the file store (default: the one the repository recorded, else PRESSROOM_FILE_STORE/_ROOT)",
+    )  # fmt: skip
+    if force:
+        parser.add_argument(
+            "--force-file-store", action="store_true",
+            help="the files have moved to the store named: use it although the repository recorded another, "
+            "and record it",
+        )  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,6 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, default=int(os.environ.get("PRESSROOM_WORKERS", "1")))
     serve.add_argument("--database-url", default=None, help="sqlite:///path or postgresql://...")
     serve.add_argument("--access-log", action="store_true", help="one JSON line per request (stderr)")
+    _file_store_options(serve)
     serve.set_defaults(run=_serve)
     init = commands.add_parser("init", help="create the schema and load the clean install")
     init.add_argument("--database-url", default=None)
@@ -319,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     init.add_argument(
         "--languages", default=None, help="comma list of language codes to install, e.g. eng-GB,pol-PL"
     )
+    _file_store_options(init, force=False)
     init.set_defaults(run=_init)
     add_language = commands.add_parser("add-language", help="install one more language, e.g. pol-PL")
     add_language.add_argument("code", help="language code of the form pol-PL")
@@ -327,17 +406,20 @@ def main(argv: list[str] | None = None) -> int:
     add_language.set_defaults(run=_add_language)
     migrate = commands.add_parser("migrate", help="bring the database schema up to this version's")
     migrate.add_argument("--database-url", default=None)
+    _file_store_options(migrate)
     migrate.set_defaults(run=_migrate)
     export = commands.add_parser(
         "export", help="write the whole repository (data and files) to a zip archive"
     )
     export.add_argument("file", help="the archive to write")
     export.add_argument("--database-url", default=None)
+    _file_store_options(export)
     export.set_defaults(run=_export)
     import_ = commands.add_parser("import", help="load an archive made by `export` into an empty database")
     import_.add_argument("file", help="the archive to read")
     import_.add_argument("--database-url", default=None)
     import_.add_argument("--force", action="store_true", help="wipe a database that already holds data")
+    _file_store_options(import_)
     import_.add_argument(
         "--max-bytes",
         type=int,
@@ -350,6 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         "check", help="find damage: content without versions, broken paths, missing or orphan files"
     )
     check.add_argument("--database-url", default=None)
+    _file_store_options(check)
     check.add_argument(
         "--limit", type=_at_least_one, default=100, metavar="N",
         help="print at most N problems, then a count per kind (default 100)",
@@ -366,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     gc_files.add_argument("--dry-run", action="store_true", help="list the files, delete nothing")
     gc_files.add_argument("--database-url", default=None)
+    _file_store_options(gc_files)
     gc_files.set_defaults(run=_gc_files)
     _webhook_commands(commands)
     args = parser.parse_args(argv)
@@ -374,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     except PressroomError as error:  # a bad language code, a language already installed, ...
         print(f"error: {error.message}", file=sys.stderr)
         return 2
-    except NotInitialised as error:
+    except (NotInitialised, FileStoreMismatch) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return result

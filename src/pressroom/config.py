@@ -113,6 +113,12 @@ class Settings:
     # Webhook URLs may not point at private, loopback or link-local addresses unless this is on.
     webhook_allow_private: bool = False
     webhook_timeout_seconds: float = 10.0
+    # /metrics: empty address, on the API's port; "host:port", only there (the API's port answers 404).
+    # A token: callers must send ``Authorization: Bearer <token>``.
+    metrics_address: tuple[str, int] | None = None
+    metrics_token: str = ""
+    # export/import on a non-terminal: one progress line on the log at most this often.
+    progress_interval_seconds: float = 5.0
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -153,6 +159,14 @@ def parse_auth_methods(text: str) -> tuple[str, ...]:
             + (f" (not {', '.join(unknown)})" if unknown else "")
         )
     return methods
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``127.0.0.1:9100``, ``[::1]:9100`` or ``:9100`` (every interface) -> (host, port)."""
+    host, colon, port = text.strip().rpartition(":")
+    if not colon or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"PRESSROOM_METRICS_ADDRESS '{text}' must look like 127.0.0.1:9100")
+    return host.strip("[]") or "0.0.0.0", int(port)  # noqa: S104 (asked for: every interface)
 
 
 def _login_from(text: str) -> str:
@@ -197,6 +211,9 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "ACCESS_LOG": ("access_log", _bool),
         "LOG_FORMAT": ("log_format", str),
         "DEBUG": ("debug", _bool),
+        "PROGRESS_INTERVAL": ("progress_interval_seconds", float),
+        "METRICS_ADDRESS": ("metrics_address", parse_address),
+        "METRICS_TOKEN": ("metrics_token", str),
         "DEFAULT_SITEACCESS": ("default_siteaccess", str),
         "REPRESENTATION_CACHE_MB": ("representation_cache_mb", int),
         "EVENTS_DISPATCH": ("events_dispatch", _bool),

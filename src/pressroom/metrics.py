@@ -13,8 +13,11 @@ names or ``unmatched``; methods outside :data:`METHODS` share the label ``other`
 from __future__ import annotations
 
 import os
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from prometheus_client import (
@@ -22,10 +25,13 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    ProcessCollector,
     generate_latest,
     multiprocess,
     values,
 )
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 from sqlalchemy import Engine, event
 
 # HTTP's methods (RFC 9110, and PATCH) and those the REST API adds (COPY, MOVE, PUBLISH, SWAP).
@@ -94,10 +100,41 @@ def count_statements() -> None:
 
 
 def render_metrics() -> bytes:
-    """The Prometheus text of this process, or of all workers in multiprocess mode."""
-    metrics()
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    """The Prometheus text of this process, or of all workers in multiprocess mode (then with each live
+    worker's process metrics, labelled by its pid)."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(WorkerProcesses(Path(directory)))
         return generate_latest(registry)
+    metrics()
     return generate_latest()
+
+
+_PID = re.compile(r"_(\d+)\.db$")
+
+
+def worker_pids(directory: Path) -> list[int]:
+    """The processes that wrote metrics to ``directory`` (``counter_<pid>.db``, ...) and are alive."""
+    pids = {int(found.group(1)) for path in directory.iterdir() if (found := _PID.search(path.name))}
+    return sorted(pid for pid in pids if Path(f"/proc/{pid}").exists())
+
+
+class WorkerProcesses(Collector):
+    """``process_*`` (memory, CPU, open files, ...) of every worker, with a ``pid`` label: read from /proc
+    by prometheus_client's own collector, a process at a time. A worker writes its metric files when it
+    starts (:func:`metrics` in ``asgi_from_env``), so every worker is found, busy or not."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def collect(self) -> Iterator[Metric]:
+        merged: dict[str, Metric] = {}
+        for pid in worker_pids(self.directory):
+            collector = ProcessCollector(pid=lambda pid=pid: pid, registry=None)  # type: ignore[misc]
+            for family in collector.collect():
+                into = merged.setdefault(family.name, Metric(family.name, family.documentation, family.type))
+                for sample in family.samples:
+                    into.add_sample(sample.name, {**sample.labels, "pid": str(pid)}, sample.value)
+        yield from merged.values()

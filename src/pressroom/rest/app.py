@@ -99,7 +99,8 @@ class RestApp:
         trace.client = client.address
         if scope["path"] in operations.PATHS:
             trace.route = "operations" + scope["path"].replace("/", ".")
-            reply = _plain(operations.answer(scope["path"], self.services.health.ready), "no-store")
+            ready, authorization = self.services.health.ready, _raw_header(scope, b"authorization")
+            reply = _plain(operations.answer(scope["path"], ready, self.settings, authorization), "no-store")
         elif self.docs.handles(scope["path"]):
             trace.route = "docs"
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")

@@ -1,20 +1,27 @@
-"""What operators ask of a running server, outside the API prefixes and without authentication:
+"""What operators ask of a running server, outside the API prefixes and without the API's authentication:
 ``/health`` (the process answers), ``/health/ready`` (its database answers and is installed) and
-``/metrics`` (Prometheus text format). Also the per-request trace behind metrics and the access log.
+``/metrics`` (Prometheus text format; with ``PRESSROOM_METRICS_TOKEN`` for a Bearer token only, with
+``PRESSROOM_METRICS_ADDRESS`` only on that address, from :func:`serve_metrics`). Also the per-request
+trace behind metrics and the access log.
 """
 
 from __future__ import annotations
 
+import hmac
 import logging
 import re
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 import orjson
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from pressroom.config import Settings
 from pressroom.metrics import observe_request, render_metrics
 
 access_log = logging.getLogger("pressroom.access")
@@ -72,10 +79,13 @@ class Answer:
     headers: tuple[tuple[str, str], ...] = ()
 
 
-def answer(path: str, ready: Callable[[], bool]) -> Answer:
-    """The answer to one of :data:`PATHS`; ``ready`` asks the database."""
+def answer(path: str, ready: Callable[[], bool], settings: Settings, authorization: str | None) -> Answer:
+    """The answer to one of :data:`PATHS`; ``ready`` asks the database, ``authorization`` is the
+    request's header."""
     if path == METRICS:
-        return Answer(200, CONTENT_TYPE_LATEST, render_metrics())
+        if settings.metrics_address is not None:  # served on its own address only
+            return Answer(404, "application/json", orjson.dumps({"status": "not found"}))
+        return metrics_answer(settings.metrics_token, authorization)
     if path == HEALTH:
         return Answer(200, "application/json", orjson.dumps({"status": "ok"}))
     if ready():
@@ -84,3 +94,39 @@ def answer(path: str, ready: Callable[[], bool]) -> Answer:
         {"status": "unavailable", "detail": "the database does not answer or is not installed"}
     )
     return Answer(503, "application/json", body, (("retry-after", "5"),))
+
+
+def metrics_answer(token: str, authorization: str | None) -> Answer:
+    """``/metrics``, to a caller with ``Authorization: Bearer <token>`` when there is a token."""
+    if token:
+        scheme, _, given = (authorization or "").strip().partition(" ")
+        if scheme.lower() != "bearer" or not hmac.compare_digest(given.strip().encode(), token.encode()):
+            body = orjson.dumps({"status": "unauthorized", "detail": "send Authorization: Bearer <token>"})
+            return Answer(401, "application/json", body, (("www-authenticate", 'Bearer realm="metrics"'),))
+    return Answer(200, CONTENT_TYPE_LATEST, render_metrics())
+
+
+def serve_metrics(address: tuple[str, int], token: str) -> ThreadingHTTPServer:
+    """``/metrics`` on ``address`` from a thread of the calling process (``serve``'s main process, which
+    sums the workers' metric files); stop it with ``shutdown()`` and ``server_close()``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            if self.path.partition("?")[0] != METRICS:
+                reply = Answer(404, "application/json", orjson.dumps({"status": "not found"}))
+            else:
+                reply = metrics_answer(token, self.headers.get("authorization"))
+            self.send_response(reply.status)
+            for name, value in (("content-type", reply.content_type), *reply.headers):
+                self.send_header(name, value)
+            self.send_header("content-length", str(len(reply.body)))
+            self.end_headers()
+            self.wfile.write(reply.body)
+
+        def log_message(self, *_args: Any) -> None:  # the scraper's every visit is no news
+            return
+
+    server = ThreadingHTTPServer(address, Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, name="metrics", daemon=True).start()
+    return server

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from sqlalchemy import Engine, Table, insert, select, text
+from sqlalchemy import Connection, Engine, Table, func, insert, select, text
 from sqlalchemy.exc import DataError, IntegrityError
-from tqdm import tqdm
 
 from pressroom import __version__
 from pressroom.domain.fieldtypes.base import FileStore
+from pressroom.progress import NO_PROGRESS, Advance, Progress
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.archive_check import (
     DEFAULT_LIMITS,
@@ -38,7 +38,7 @@ from pressroom.storage.sql.archive_check import (
     table_rows,
 )
 from pressroom.storage.sql.engine import transaction
-from pressroom.storage.sql.install import replace_schema, reset_sequences
+from pressroom.storage.sql.install import record_file_store, replace_schema, reset_sequences
 from pressroom.storage.sql.search_index import rebuild as rebuild_search_index
 from pressroom.storage.sql.sequences import bump_epoch
 
@@ -56,9 +56,10 @@ def _tables() -> list[Table]:
 
 
 def export_repository(
-    engine: Engine, files: FileStore, target: Path, *, progress: bool = False
+    engine: Engine, files: FileStore, target: Path, *, progress: Progress = NO_PROGRESS
 ) -> dict[str, Any]:
-    """Write the archive; returns its manifest (row count per table, file count)."""
+    """Write the archive; returns its manifest (row count per table, file count). ``progress`` sees
+    two phases: rows (of every table) and file bytes."""
     manifest: dict[str, Any] = {"format": FORMAT, "pressroom": __version__, "exported_at": int(time.time())}
     counts: dict[str, int] = {}
     with zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED) as archive:
@@ -68,21 +69,33 @@ def export_repository(
         with transaction(engine, write=postgresql) as connection:
             if postgresql:
                 connection.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
-            for table in tqdm(_tables(), desc="tables", unit="table", disable=not progress):
-                query = select(table).order_by(*table.primary_key.columns)
-                count = 0
-                with archive.open(f"tables/{table.name}.jsonl", "w") as out:
-                    for row in connection.execution_options(yield_per=_BATCH).execute(query):
-                        out.write(orjson.dumps(row._asdict(), option=orjson.OPT_NON_STR_KEYS) + b"\n")
-                        count += 1
-                counts[table.name] = count
+            count = select(func.count())
+            total = sum(connection.execute(count.select_from(t)).scalar_one() for t in _tables())
+            with progress.phase("rows", total, "rows") as advance:
+                for table in _tables():
+                    counts[table.name] = _export_table(connection, table, archive, advance)
         file_ids = sorted(files.file_ids())
-        for file_id in tqdm(file_ids, desc="files", unit="file", disable=not progress):
-            archive.writestr(f"files/{file_id}", files.get(file_id))
+        with progress.phase("file bytes", None, "B") as advance:
+            for file_id in file_ids:
+                data = files.get(file_id)
+                archive.writestr(f"files/{file_id}", data)
+                advance(len(data))
         manifest["tables"] = counts
         manifest["files"] = len(file_ids)
         archive.writestr("manifest.json", json.dumps(manifest, indent=2))
     return manifest
+
+
+def _export_table(connection: Connection, table: Table, archive: zipfile.ZipFile, advance: Advance) -> int:
+    query = select(table).order_by(*table.primary_key.columns)
+    count = 0
+    with archive.open(f"tables/{table.name}.jsonl", "w") as out:
+        for rows in connection.execution_options(yield_per=_BATCH).execute(query).partitions():
+            lines = (orjson.dumps(row._asdict(), option=orjson.OPT_NON_STR_KEYS) + b"\n" for row in rows)
+            out.write(b"".join(lines))
+            count += len(rows)
+            advance(len(rows))
+    return count
 
 
 def import_repository(
@@ -91,12 +104,16 @@ def import_repository(
     source: Path,
     *,
     force: bool = False,
-    progress: bool = False,
+    progress: Progress = NO_PROGRESS,
     limits: ArchiveLimits = DEFAULT_LIMITS,
+    file_store: str | None = None,
 ) -> dict[str, Any]:
     """Load an archive into an empty database (``force``: wipe it first) and the file store, all or
     nothing: the archive is checked whole (archive_check.py) before anything is written, the database
     is replaced in one transaction, and the files it wrote go again should that transaction fail.
+
+    The repository records ``file_store`` as its file store (None: no record), not the source's.
+    ``progress`` sees three phases: rows, the search index (rebuilt, not archived) and file bytes.
 
     Raises ArchiveError for an archive this version cannot read or will not trust, DatabaseNotEmpty for
     a database with data when not forced."""
@@ -107,20 +124,26 @@ def import_repository(
         try:
             with transaction(engine, write=True) as connection:
                 replace_schema(connection, force=force)
-                for table in tqdm(list(tables.values()), desc="tables", unit="table", disable=not progress):
-                    if table.name in manifest["tables"]:  # else an archive of an older schema: left empty
-                        rows = table_rows(archive, table.name, set(table.columns.keys()), limits)
-                        while batch := list(itertools.islice(rows, _BATCH)):
-                            connection.execute(insert(table), batch)
+                with progress.phase("rows", sum(manifest["tables"].values()), "rows") as advance:
+                    for table in tables.values():
+                        if table.name in manifest["tables"]:  # else an archive of an older schema: left empty
+                            rows = table_rows(archive, table.name, set(table.columns.keys()), limits)
+                            while batch := list(itertools.islice(rows, _BATCH)):
+                                connection.execute(insert(table), batch)
+                                advance(len(batch))
+                record_file_store(connection, file_store)
                 if connection.dialect.name == "postgresql":
                     reset_sequences(connection)
-                rebuild_search_index(connection)
+                rebuild_search_index(connection, progress=progress)
                 bump_epoch(connection)  # servers already running on this database drop their caches
-                for info in tqdm(file_entries(archive), desc="files", unit="file", disable=not progress):
-                    file_id = info.filename.removeprefix(FILES)
-                    if files.written_at(file_id) is None:
-                        written.append(file_id)
-                    files.put_as(file_id, read_file(archive, info, limits))
+                entries = file_entries(archive)
+                with progress.phase("file bytes", sum(i.file_size for i in entries), "B") as advance:
+                    for info in entries:
+                        file_id = info.filename.removeprefix(FILES)
+                        if files.written_at(file_id) is None:
+                            written.append(file_id)
+                        files.put_as(file_id, read_file(archive, info, limits))
+                        advance(info.file_size)
         except (IntegrityError, DataError) as error:  # rows that do not fit the schema: the archive's fault
             _delete(files, written)
             raise ArchiveError(f"The archive's rows do not fit the database: {error.orig}") from None

@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Sequence
 
 import orjson
-from sqlalchemy import Connection, Engine, func, insert, inspect, select, text
+from sqlalchemy import Connection, Engine, delete, func, insert, inspect, select, text
 
 from pressroom.domain.language import Language
 from pressroom.domain.passwords import UNUSABLE_HASH, hash_password
@@ -78,13 +78,17 @@ def initialise(
     *,
     force: bool = False,
     languages: Sequence[Language] = CLEAN_LANGUAGES,
+    file_store: str | None = None,
 ) -> None:
-    """Create the schema and load the clean install with ``languages`` (eng-GB first).
+    """Create the schema and load the clean install with ``languages`` (eng-GB first), recording where
+    its files live when ``file_store`` is given.
 
     Refuses a database with data unless ``force``."""
     create_schema(engine, force=force)
     with transaction(engine, write=True) as connection:
         load_clean_install(connection, admin_password, languages)
+        if file_store is not None:
+            record_file_store(connection, file_store)
         if connection.dialect.name == "postgresql":
             reset_sequences(connection)
 
@@ -123,6 +127,23 @@ def load_clean_install(connection: Connection, admin_password: str, languages: S
             {"name": "secret_key", "value": secrets.token_urlsafe(48)},
         ],
     )
+
+
+FILE_STORE = "file_store"  # the settings row naming where the repository's files live
+
+
+def recorded_file_store(connection: Connection) -> str | None:
+    """Where the repository's files live (an s3:// URL or an absolute directory), if recorded."""
+    query = select(schema.settings.c.value).where(schema.settings.c.name == FILE_STORE)
+    value: str | None = connection.execute(query).scalar()
+    return value
+
+
+def record_file_store(connection: Connection, location: str | None) -> None:
+    """Record ``location`` as the repository's file store (None: forget the record)."""
+    connection.execute(delete(schema.settings).where(schema.settings.c.name == FILE_STORE))
+    if location is not None:
+        connection.execute(insert(schema.settings).values(name=FILE_STORE, value=location))
 
 
 def load_object_states(connection: Connection) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from pressroom.domain.content import VERSION_STATUS_CODES
 from pressroom.domain.search_index import FieldIndexRow, ItemIndex, index_item
+from pressroom.progress import NO_PROGRESS, Progress
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
@@ -84,7 +85,9 @@ def _batches(ids: Iterable[int]) -> Iterator[list[int]]:
         yield batch
 
 
-def rebuild(connection: Connection, content_type_id: int | None = None) -> int:
+def rebuild(
+    connection: Connection, content_type_id: int | None = None, progress: Progress = NO_PROGRESS
+) -> int:
     """Index the current version of every item (of the type ``content_type_id`` when given) whose current
     version is published (trashed ones too); returns how many were indexed."""
     cache = TxCache(EpochCache(), connection)
@@ -99,16 +102,29 @@ def rebuild(connection: Connection, content_type_id: int | None = None) -> int:
         query = query.where(content.c.content_type_id == content_type_id)
     gateway = SqlSearchIndexGateway(connection)
     count = 0
-    for batch in _batches(list(connection.execute(query).scalars())):
-        infos = versions_of.get_many(batch)
-        keys = [(content_id, infos[content_id].current_version_no) for content_id in batch]
-        versions = versions_of.get_versions(keys)
-        fields = versions_of.load_fields_of(keys)
-        indexes = []
-        for key in keys:
-            content_type = types.get(infos[key[0]].content_type_id)
-            if content_type is not None:
-                indexes.append(index_item(key[0], content_type, versions[key].names, fields[key]))
-        gateway.put(indexes)
-        count += len(indexes)
+    ids = list(connection.execute(query).scalars())
+    with progress.phase("search index", len(ids), "items") as advance:
+        for batch in _batches(ids):
+            count += _index(batch, versions_of, types, gateway)
+            advance(len(batch))
     return count
+
+
+def _index(
+    batch: list[int],
+    versions_of: SqlContentGateway,
+    types: SqlContentTypeGateway,
+    gateway: SqlSearchIndexGateway,
+) -> int:
+    """Index one batch of items; returns how many were indexed (items of a missing type are not)."""
+    infos = versions_of.get_many(batch)
+    keys = [(content_id, infos[content_id].current_version_no) for content_id in batch]
+    versions = versions_of.get_versions(keys)
+    fields = versions_of.load_fields_of(keys)
+    indexes = []
+    for key in keys:
+        content_type = types.get(infos[key[0]].content_type_id)
+        if content_type is not None:
+            indexes.append(index_item(key[0], content_type, versions[key].names, fields[key]))
+    gateway.put(indexes)
+    return len(indexes)
