@@ -1,7 +1,7 @@
 """The layer order, enforced: app/cli -> rest -> services -> storage -> domain, each importing only below it.
 
-Top-level modules have a place too: ``safexml`` is a leaf every layer may use, ``metrics`` (counters, no
-imports of ours) sits with storage, ``config`` and ``logs`` just below ``rest``, and ``app``/``cli`` at the
+Top-level modules have a place too: ``safexml`` is a leaf every layer may use, ``metrics`` and
+``progress`` (counters and progress reports, no imports of ours) sit with storage, ``config`` and ``logs`` just below ``rest``, and ``app``/``cli`` at the
 top. A module imported lazily (inside a function) counts the same: the order is about what depends on what.
 """
 
@@ -18,6 +18,7 @@ RANKS = {
     "domain": 1,
     "storage": 2,
     "metrics": 2,
+    "progress": 2,
     "services": 3,
     "config": 4,
     "logs": 4,
