@@ -112,7 +112,10 @@ def test_owner_limited_rights_are_never_shared(client: TestClient, api: Api) -> 
     first_id, first = make_user(api, "owner_one", group)
     _, second = make_user(api, "owner_two", group)
     assert _hash(client, first.auth) != _hash(client, second.auth)
-    response = first.get(f"/content/objects/{first_id}", accept=media("ContentInfo"))
+    own_hash = _hash(client, first.auth)
+    response = first.get(
+        f"/content/objects/{first_id}", accept=media("ContentInfo"), headers={"X-User-Context-Hash": own_hash}
+    )
     assert response.status_code == 200
     assert response.headers["cache-control"] == "private, no-store"
 

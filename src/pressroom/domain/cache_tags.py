@@ -87,8 +87,9 @@ def event_keys(event: Event) -> set[str]:
         keys.add(f"ct{data['contentTypeId']}")
     if isinstance(data.get("sectionId"), int) and kind.startswith("section."):
         keys.add(f"s{data['sectionId']}")
-    for location in _locations(data):
-        keys |= location_keys(location["id"], location.get("parentId"), location.get("path"))
+    for location in _locations(data):  # the location and its parent's children; p<id>: what is below
+        named = location_keys(location["id"], location.get("parentId"), location.get("path"))
+        keys |= {key for key in named if not key.startswith("p") or key.startswith("pl")}
         keys.add(f"rl{location['id']}")
         if kind in _SUBTREE:
             keys.add(f"p{location['id']}")

@@ -1,11 +1,13 @@
 """Shared-cache headers: which answers a reverse proxy may keep, for whom, and under which surrogate keys.
 
-A cacheable answer is a 200/304 to a ``GET``/``HEAD`` of a route in :data:`ROUTE_KEYS`, given to a caller
-whose rights the user-context hash names (``domain/cache_tags.py``) and who did not present a hash that is
-not its own. It gets ``Cache-Control: public, max-age=0, s-maxage=<ttl>``, ``Vary`` on ``Accept`` and
-``X-User-Context-Hash`` and an ``xkey`` header: the keys of the route's parameters and of what the value
-shows. 404 and 410 answers of those routes are kept the same way under the route's keys (a later create
-purges them); every other answer is ``private, no-store``.
+A cacheable answer is a 200/304 to a ``GET``/``HEAD`` of a route in :data:`ROUTE_KEYS`. It gets
+``Cache-Control: public, max-age=0, s-maxage=<ttl>``, ``Vary`` on ``Accept`` and ``X-User-Context-Hash``,
+and an ``xkey`` header: the keys of the route's parameters and of what the value shows
+(``domain/cache_tags.py``). A request that presents a hash (``X-User-Context-Hash``, set by the proxy) gets
+a shareable answer only when the hash is the caller's own and its rights are not personal; one without a
+hash came past no proxy doing the hash flow, and its answer costs no read of the caller's rights. Every
+other answer, errors included (a 404 would otherwise outlive the create that ends it), is
+``private, no-store``.
 
 ``GET /_fos_user_context_hash`` (the path the reference's VCL asks) answers the caller's hash, kept per
 credential (``Vary: Cookie, Authorization``) for ``user_context_hash_ttl``.
@@ -13,7 +15,7 @@ credential (``Vary: Cookie, Authorization``) for ``user_context_hash_ttl``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pressroom.domain.cache_tags import USER_CONTEXT, context_hash, is_personal, keys_header, location_keys
@@ -27,7 +29,6 @@ from pressroom.services.permissions import Permissions
 USER_CONTEXT_PATH = "/_fos_user_context_hash"
 HASH_HEADER = "x-user-context-hash"
 PRIVATE = "private, no-store"
-_KEPT_ERRORS = frozenset((404, 410))
 
 
 def _int(name: str, prefix: str) -> Callable[[Mapping[str, Any]], list[str]]:
@@ -147,14 +148,13 @@ def cache_headers(
 ) -> list[tuple[str, str]]:  # fmt: skip
     """The Cache-Control, Vary and xkey headers of a ``GET``/``HEAD`` answer."""
     route_keys = ROUTE_KEYS.get(route_name or "")
-    if route_keys is None or ttl <= 0 or not (status in (200, 304) or status in _KEPT_ERRORS):
+    if route_keys is None or ttl <= 0 or status not in (200, 304):
         return [("cache-control", PRIVATE)]
-    caller = rights()
-    if not caller.shareable or (presented_hash is not None and presented_hash != caller.hash):
-        return [("cache-control", PRIVATE)]  # a hash that is not the caller's: a proxy we do not know
-    keys: Iterable[str] = route_keys(params)
-    if status in (200, 304):
-        keys = {*keys, *value_keys(value)}
+    if presented_hash is not None:  # through a proxy doing the hash flow: checked (costs no read otherwise)
+        caller = rights()
+        if not caller.shareable or presented_hash != caller.hash:
+            return [("cache-control", PRIVATE)]
+    keys = {*route_keys(params), *value_keys(value)}
     return [
         ("cache-control", f"public, max-age=0, s-maxage={ttl}"),
         ("vary", "X-User-Context-Hash"),

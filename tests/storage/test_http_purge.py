@@ -1,0 +1,111 @@
+"""The HTTP cache purger (storage/purge.py) as an event consumer: keys of committed events reach every
+endpoint, and a proxy that fails keeps them until it answers."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+from pressroom.domain.event import NewEvent
+from pressroom.services.event_dispatch import Dispatcher
+from pressroom.storage.purge import XkeyPurger, batches, parse_endpoints
+from pressroom.storage.sql.store import SqlStore
+from tests.conftest import free_port
+from tests.storage.test_events import settle, store  # noqa: F401 (the fixture)
+
+
+@dataclass
+class FakeProxy:
+    port: int
+    status: int = 200
+    received: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    attempts: int = 0
+
+    @property
+    def endpoint(self) -> str:
+        return f"varnish:http://127.0.0.1:{self.port}"
+
+    def keys(self) -> set[str]:
+        return {key for _, headers in self.received for key in headers.get("xkey-purge", "").split()}
+
+
+@pytest.fixture
+def proxy() -> Iterator[FakeProxy]:
+    state = FakeProxy(free_port())
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_PURGEKEYS(self) -> None:
+            state.attempts += 1
+            if state.status < 300:
+                state.received.append((self.command, {k.lower(): v for k, v in self.headers.items()}))
+            self.send_response(state.status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", state.port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int) -> None:  # noqa: F811
+    with store.write() as tx:
+        tx.events.append(
+            NewEvent(
+                "content.published", 14, content_id, f"content/{content_id}",
+                {"contentId": content_id, "locations": [
+                    {"id": location_id, "parentId": parent_id, "path": f"/1/{parent_id}/{location_id}/"}
+                ]},
+            )
+        )  # fmt: skip
+
+
+def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+    purger = XkeyPurger([proxy.endpoint, proxy.endpoint])
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    assert asyncio.run(dispatcher.publish(purger)) is False  # a new consumer starts from now
+    _publish(store, 42, 50, 2)
+    settle(store)
+    assert asyncio.run(dispatcher.publish(purger)) is True
+    assert len(proxy.received) == 2  # one request per endpoint for the whole batch
+    assert all(method == "PURGEKEYS" for method, _ in proxy.received)
+    assert {"c42", "cv42", "r42", "l50", "pl2"} <= proxy.keys()
+    proxy.received.clear()
+    assert asyncio.run(dispatcher.publish(purger)) is False
+    assert proxy.received == []
+
+
+def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+    purger = XkeyPurger([proxy.endpoint], soft=True)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    asyncio.run(dispatcher.publish(purger))
+    _publish(store, 43, 51, 2)
+    settle(store)
+    proxy.status = 503
+    with pytest.raises(RuntimeError, match="HTTP 503"):
+        asyncio.run(dispatcher.publish(purger))
+    assert proxy.attempts == 1
+    proxy.status = 200
+    assert asyncio.run(dispatcher.publish(purger)) is True
+    sent = {key for _, headers in proxy.received for key in headers["xkey-softpurge"].split()}
+    assert {"c43", "l51", "pl2"} <= sent
+
+
+def test_endpoints_and_batches() -> None:
+    assert parse_endpoints(["varnish:http://127.0.0.1:6081"]) == ("http://127.0.0.1:6081",)
+    with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE"):
+        parse_endpoints(["fastly:http://x"])
+    values = batches({f"c{n}" for n in range(3000)})
+    assert len(values) > 1
+    assert all(len(value) <= 6000 for value in values)
+    assert sum(len(value.split()) for value in values) == 3000
