@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from pressroom.app import make_dispatcher
+from pressroom.config import settings_from_env
 from pressroom.domain.event import NewEvent
 from pressroom.services.event_dispatch import Dispatcher
 from pressroom.storage.purge import XkeyPurger, batches, parse_endpoints
@@ -109,3 +111,12 @@ def test_endpoints_and_batches() -> None:
     assert len(values) > 1
     assert all(len(value) <= 6000 for value in values)
     assert sum(len(value.split()) for value in values) == 3000
+
+
+def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: SqlStore) -> None:  # noqa: F811
+    env = {"PRESSROOM_HTTP_CACHE_PURGE": "varnish:http://10.0.0.1:6081, varnish:http://10.0.0.2:6081"}
+    settings = settings_from_env(env)
+    purgers = [p for p in make_dispatcher(settings, store).publishers if isinstance(p, XkeyPurger)]
+    assert [purger.endpoints for purger in purgers] == [("http://10.0.0.1:6081", "http://10.0.0.2:6081")]
+    with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE entry"):
+        make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "127.0.0.1:6081"}), store)
