@@ -69,3 +69,7 @@ def test_the_hash_names_rights_not_roles_or_order() -> None:
 def test_personal_rights_hash_per_user() -> None:
     own = [_grant("content", "read", Limitation("Owner", ("1",)))]
     assert context_hash(own, 60) != context_hash(own, 61)
+
+
+def test_writes_of_things_never_cached_purge_nothing_else() -> None:
+    assert event_keys(_event("url_wildcard.created", None, "url_wildcard/4")) == {"uw4"}

@@ -55,6 +55,7 @@ _SUBJECTS: Mapping[str, tuple[str, str | None]] = {
     "object_state": ("os", "os-list"),
     "object_state_group": ("osg", "os-list"),
     "url_alias": ("ua", "ua"),
+    "url_wildcard": ("uw", None),  # not cached: named so that its writes purge nothing else
     "user": ("u", None),
     "user_group": ("c", None),
     "role": ("ro", None),

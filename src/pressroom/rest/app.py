@@ -194,25 +194,16 @@ class RestApp:
     async def user_context(self, scope: Scope, client: Client) -> Reply:
         """``GET /_fos_user_context_hash``: the caller's user-context hash (rest/httpcache.py)."""
         headers = Headers(scope=scope)
-        rendering = Rendering(self.settings.dialects[0], negotiate(headers.get("accept")).format)
-        out = Out(rendering, self.router, self.services.images.variation_names)
         try:
-            if scope["method"] not in _READS:
-                raise MethodNotAllowed(f"{USER_CONTEXT_PATH} answers GET and HEAD", ("GET", "HEAD"))
-            cookies = cookie_parser(headers.get("cookie", ""))
-            caller = await identify(
-                self.services.auth, self.settings, headers, cookies, "GET", "user_context_hash", client,
-                cached=False,
-            )  # fmt: skip
+            answer = await user_context_answer(self.services, self.settings, scope["method"], headers, client)
             reply = Reply(200)
-            rights = CallerRights(self.services.permissions, caller.user)
-            for name, value in user_context_answer(rights, self.settings.user_context_hash_ttl):
+            for name, value in answer:
                 reply.header(name, value)
-            return reply
         except Exception as error:
-            reply = self._error(out, error)
+            rendering = Rendering(self.settings.dialects[0], negotiate(headers.get("accept")).format)
+            reply = self._error(Out(rendering, self.router, self.services.images.variation_names), error)
             _set_cache(reply, [("cache-control", PRIVATE)])
-            return reply
+        return reply
 
     async def _serve(
         self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace

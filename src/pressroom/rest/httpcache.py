@@ -18,12 +18,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
+
+from pressroom.config import Settings
 from pressroom.domain.cache_tags import USER_CONTEXT, context_hash, is_personal, keys_header, location_keys
 from pressroom.domain.content import ContentInfo, Version
+from pressroom.domain.errors import MethodNotAllowed
 from pressroom.domain.location import Location
 from pressroom.domain.user import User
+from pressroom.rest.auth import identify
+from pressroom.rest.forwarded import Client
 from pressroom.rest.output.content import ContentView, VersionList
 from pressroom.rest.output.location import LocationObjects, LocationRefList
+from pressroom.services.container import Services
 from pressroom.services.permissions import Permissions
 
 USER_CONTEXT_PATH = "/_fos_user_context_hash"
@@ -162,8 +170,19 @@ def cache_headers(
     ]
 
 
-def user_context_answer(rights: CallerRights, ttl: int) -> list[tuple[str, str]]:
-    """The headers of the ``/_fos_user_context_hash`` answer (its body is empty)."""
+async def user_context_answer(
+    services: Services, settings: Settings, method: str, headers: Headers, client: Client
+) -> list[tuple[str, str]]:
+    """The headers of the ``/_fos_user_context_hash`` answer (its body is empty): the caller is identified
+    from the rows (never a process cache), and the answer kept per credential."""
+    if method not in ("GET", "HEAD"):
+        raise MethodNotAllowed(f"{USER_CONTEXT_PATH} answers GET and HEAD", ("GET", "HEAD"))
+    cookies = cookie_parser(headers.get("cookie", ""))
+    caller = await identify(
+        services.auth, settings, headers, cookies, "GET", "user_context_hash", client, cached=False
+    )
+    rights = CallerRights(services.permissions, caller.user)
+    ttl = settings.user_context_hash_ttl
     return [
         ("content-type", "application/vnd.fos.user-context-hash"),
         ("x-user-context-hash", rights.hash),
