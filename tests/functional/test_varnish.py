@@ -2,8 +2,9 @@
 them) in front of a real ``pressroom serve``: reads are cached per set of rights, and the keys of committed
 events are purged before the next write's response (synchronous-purge mode).
 
-The events are appended to the server's database directly (as the writes of the event wiring append them),
-so that what is purged does not depend on which writes record events yet. The dispatcher's own loop polls
+Each test also appends the event of its write to the server's database directly (as the write itself
+does where it records its event: purging twice is harmless), so that what is purged does not depend on
+which writes record events. The dispatcher's own loop polls
 only every 60 s here: a purge seen at once is the synchronous one."""
 
 from __future__ import annotations
@@ -120,7 +121,6 @@ def test_a_second_read_is_a_hit_and_a_purge_makes_the_next_one_fresh(proxy: Prox
         accept=media("ContentInfo"),
     )
     assert changed.status_code == 200, changed.text
-    assert _read(cached, folder["_id"]).headers["x-cache"] == "HIT"  # no event yet: nothing purged
     proxy.append(NewEvent("content.updated", 14, folder["_id"], f"content/{folder['_id']}"))
     proxy.write(admin)
     fresh = _read(cached, folder["_id"])
@@ -180,7 +180,6 @@ def test_equal_rights_share_answers_other_rights_never_do(proxy: Proxy, admin: A
     # a change of rights: once purged, earlier answers are out of the reader's reach
     more = make_role(admin, "v_more", ("content", "versionread", {}))
     assign(admin, f"/user/groups/{readers}", more)
-    assert _read(proxy.api(one.auth), folder["_id"]).headers["x-cache"] == "HIT"  # the hash is kept a while
     proxy.append(NewEvent("role.assigned", 14, None, f"role/{more}", {"roleId": more}))
     proxy.write(admin)
     assert _read(proxy.api(one.auth), folder["_id"]).headers["x-cache"] == "MISS"
