@@ -50,9 +50,10 @@ nginx:
 varnish:
 	@(test -x /usr/sbin/varnishd && dpkg -s varnish-modules >/dev/null 2>&1) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules >/dev/null)
 
-bench: $(DEV)
+bench: $(DEV) varnish
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
+	$(BIN)/python -m benchmarks.varnish_load
 
 # Not part of `bench`: generating its 100,000 items takes minutes (benchmarks/search_load.py).
 bench-search: $(DEV)

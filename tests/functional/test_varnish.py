@@ -9,14 +9,8 @@ only every 60 s here: a purge seen at once is the synchronous one."""
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
-import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
@@ -28,8 +22,7 @@ from tests.conftest import free_port, running_server
 from tests.functional.content_support import published_folder
 from tests.functional.role_support import assign, make_group, make_role, make_user
 from tests.helpers import Api, media
-
-SHIPPED = Path(__file__).parents[2] / "deploy" / "varnish" / "pressroom.vcl"
+from tests.varnish_proxy import start_varnish
 
 
 @dataclass
@@ -53,22 +46,8 @@ class Proxy:
         assert response.status_code == 404
 
 
-def _wait_for(url: str, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(url + "/_fos_user_context_hash", timeout=1)
-            return
-        except httpx.TransportError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError("varnishd did not listen") from None
-            time.sleep(0.1)
-
-
 @pytest.fixture(scope="module")
 def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
-    varnishd = shutil.which("varnishd") or "/usr/sbin/varnishd"
-    assert os.access(varnishd, os.X_OK), "Debian's varnish is needed: `make varnish` installs it"
     root = tmp_path_factory.mktemp("varnish")
     port = free_port()
     with running_server(
@@ -77,17 +56,9 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
         PRESSROOM_HTTP_CACHE_SYNC_PURGE="1",
         PRESSROOM_EVENTS_POLL_SECONDS="60",
     ) as direct:
-        backend = direct.rsplit(":", 1)[1]
-        vcl = root / "pressroom.vcl"
-        vcl.write_text(re.sub(r'\.port = "\d+";', f'.port = "{backend}";', SHIPPED.read_text(), count=1))
-        process = subprocess.Popen(
-            [varnishd, "-F", "-j", "none", "-a", f"127.0.0.1:{port}", "-f", str(vcl),
-             "-n", str(root / "varnish"), "-s", "malloc,32m"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
+        process = start_varnish(root / "proxy", port, int(direct.rsplit(":", 1)[1]))
         engine = make_engine(f"sqlite:///{root / 'pressroom' / 'live.db'}")
         try:
-            _wait_for(f"http://127.0.0.1:{port}", process)
             yield Proxy(f"http://127.0.0.1:{port}", direct, SqlStore(engine))
         finally:
             process.terminate()
