@@ -8,14 +8,15 @@ import http.server
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
-from pressroom.app import make_dispatcher
+from pressroom.app import WithDispatcher, make_dispatcher
 from pressroom.config import settings_from_env
-from pressroom.domain.event import NewEvent
+from pressroom.domain.event import Cursor, NewEvent
 from pressroom.services.event_dispatch import Dispatcher
-from pressroom.storage.purge import XkeyPurger, batches, parse_endpoints
+from pressroom.storage.purge import NAME, XkeyPurger, batches, parse_endpoints
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import free_port
 from tests.storage.test_events import settle, store  # noqa: F401 (the fixture)
@@ -27,6 +28,7 @@ class FakeProxy:
     status: int = 200
     received: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     attempts: int = 0
+    order: list[str] = field(default_factory=list)  # "purged" as each purge arrives (tests add more)
 
     @property
     def endpoint(self) -> str:
@@ -45,6 +47,7 @@ def proxy() -> Iterator[FakeProxy]:
             state.attempts += 1
             if state.status < 300:
                 state.received.append((self.command, {k.lower(): v for k, v in self.headers.items()}))
+                state.order.append("purged")
             self.send_response(state.status)
             self.send_header("content-length", "0")
             self.end_headers()
@@ -120,3 +123,45 @@ def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: Sq
     assert [purger.endpoints for purger in purgers] == [("http://10.0.0.1:6081", "http://10.0.0.2:6081")]
     with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE entry"):
         make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "127.0.0.1:6081"}), store)
+
+
+def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> None:  # noqa: F811
+    """One request through the dispatcher wrapper (synchronous purge) around an application whose every
+    POST commits an event; ``order`` gets "answered" when the answer starts."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["method"] == "POST":
+            _publish(store, 44, 52, 2)
+            settle(store)
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            order.append("answered")
+
+    dispatcher = Dispatcher(store, source="/api", publishers=[XkeyPurger([endpoint])])
+    wrapped = WithDispatcher(app, dispatcher, sync_purge=True)  # type: ignore[arg-type]
+    asyncio.run(wrapped({"type": "http", "method": method, "path": "/"}, receive, send))
+
+
+def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+    asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([proxy.endpoint])))  # start the cursor
+    _serve(store, proxy.endpoint, "GET", proxy.order)
+    assert proxy.order == ["answered"]  # a read waits for nothing
+    _serve(store, proxy.endpoint, "POST", proxy.order)
+    assert proxy.order == ["answered", "purged", "answered"]
+    assert {"c44", "l52", "pl2"} <= proxy.keys()
+
+
+def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:  # noqa: F811
+    endpoint = f"varnish:http://127.0.0.1:{free_port()}"
+    asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([endpoint])))
+    order: list[str] = []
+    _serve(store, endpoint, "POST", order)
+    assert order == ["answered"]
+    with store.read() as tx:  # the dispatcher's loop sends it when the proxy answers
+        assert 44 in [event.content_id for event in tx.events.read(tx.events.cursor(NAME) or Cursor(), 10)]
