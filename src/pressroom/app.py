@@ -162,7 +162,12 @@ def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
     source = settings.dialects[0].prefix
     publishers: list[EventPublisher] = []
     if settings.http_cache_purge:
-        publishers.append(XkeyPurger(settings.http_cache_purge, soft=settings.http_cache_soft_purge))
+        publishers.append(
+            XkeyPurger(
+                settings.http_cache_purge, soft=settings.http_cache_soft_purge,
+                repeat_after=settings.http_cache_repurge_seconds,
+            )
+        )  # fmt: skip
     if settings.events_nats_url:
         publishers.append(
             NatsPublisher(

@@ -55,6 +55,7 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
         PRESSROOM_HTTP_CACHE_PURGE=f"varnish:http://127.0.0.1:{port}",
         PRESSROOM_HTTP_CACHE_SYNC_PURGE="1",
         PRESSROOM_EVENTS_POLL_SECONDS="60",
+        PRESSROOM_HTTP_CACHE_REPURGE_SECONDS="0",  # a repeated purge would make hits depend on timing
     ) as direct:
         process = start_varnish(root / "proxy", port, int(direct.rsplit(":", 1)[1]))
         engine = make_engine(f"sqlite:///{root / 'pressroom' / 'live.db'}")

@@ -17,9 +17,17 @@ from pressroom.config import settings_from_env
 from pressroom.domain.event import Cursor, NewEvent
 from pressroom.services.event_dispatch import Dispatcher
 from pressroom.storage.purge import NAME, XkeyPurger, batches, parse_endpoints
+from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import free_port
-from tests.storage.test_events import settle, store  # noqa: F401 (the fixture)
+from tests.storage.test_events import settle
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[SqlStore]:
+    engine = make_engine(database_url)
+    yield SqlStore(engine)
+    engine.dispose()
 
 
 @dataclass
@@ -63,7 +71,7 @@ def proxy() -> Iterator[FakeProxy]:
     server.server_close()
 
 
-def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int) -> None:  # noqa: F811
+def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int) -> None:
     with store.write() as tx:
         tx.events.append(
             NewEvent(
@@ -75,7 +83,7 @@ def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int)
         )  # fmt: skip
 
 
-def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, proxy: FakeProxy) -> None:
     purger = XkeyPurger([proxy.endpoint, proxy.endpoint])
     dispatcher = Dispatcher(store, source="/api", publishers=[purger])
     assert asyncio.run(dispatcher.publish(purger)) is False  # a new consumer starts from now
@@ -90,7 +98,7 @@ def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, pr
     assert proxy.received == []
 
 
-def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy: FakeProxy) -> None:
     purger = XkeyPurger([proxy.endpoint], soft=True)
     dispatcher = Dispatcher(store, source="/api", publishers=[purger])
     asyncio.run(dispatcher.publish(purger))
@@ -116,7 +124,7 @@ def test_endpoints_and_batches() -> None:
     assert sum(len(value.split()) for value in values) == 3000
 
 
-def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: SqlStore) -> None:  # noqa: F811
+def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: SqlStore) -> None:
     env = {"PRESSROOM_HTTP_CACHE_PURGE": "varnish:http://10.0.0.1:6081, varnish:http://10.0.0.2:6081"}
     settings = settings_from_env(env)
     purgers = [p for p in make_dispatcher(settings, store).publishers if isinstance(p, XkeyPurger)]
@@ -125,7 +133,7 @@ def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: Sq
         make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "127.0.0.1:6081"}), store)
 
 
-def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> None:  # noqa: F811
+def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> None:
     """One request through the dispatcher wrapper (synchronous purge) around an application whose every
     POST commits an event; ``order`` gets "answered" when the answer starts."""
 
@@ -148,7 +156,7 @@ def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> Non
     asyncio.run(wrapped({"type": "http", "method": method, "path": "/"}, receive, send))
 
 
-def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: FakeProxy) -> None:  # noqa: F811
+def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: FakeProxy) -> None:
     asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([proxy.endpoint])))  # start the cursor
     _serve(store, proxy.endpoint, "GET", proxy.order)
     assert proxy.order == ["answered"]  # a read waits for nothing
@@ -157,7 +165,7 @@ def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: F
     assert {"c44", "l52", "pl2"} <= proxy.keys()
 
 
-def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:  # noqa: F811
+def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:
     endpoint = f"varnish:http://127.0.0.1:{free_port()}"
     asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([endpoint])))
     order: list[str] = []
@@ -165,3 +173,25 @@ def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:
     assert order == ["answered"]
     with store.read() as tx:  # the dispatcher's loop sends it when the proxy answers
         assert 44 in [event.content_id for event in tx.events.read(tx.events.cursor(NAME) or Cursor(), 10)]
+
+
+def test_each_purge_is_sent_once_more_for_reads_that_were_under_way(
+    store: SqlStore, proxy: FakeProxy
+) -> None:
+    purger = XkeyPurger([proxy.endpoint], repeat_after=0.01)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+
+    async def publish_and_wait() -> None:
+        await dispatcher.publish(purger)
+        _publish(store, 45, 53, 2)
+        settle(store)
+        await dispatcher.publish(purger)
+        for _ in range(500):  # bounded: the repeat comes after a hundredth of a second
+            if len(proxy.received) >= 2:
+                break
+            await asyncio.sleep(0.01)
+        await purger.close()
+
+    asyncio.run(publish_and_wait())
+    assert len(proxy.received) == 2
+    assert proxy.received[0] == proxy.received[1]

@@ -6,17 +6,25 @@ endpoint as one ``PURGEKEYS`` request with an ``xkey-purge`` (or ``xkey-softpurg
 the shipped VCL (deploy/varnish/pressroom.vcl). It returns only when every endpoint answered 2xx; otherwise
 it raises, the dispatcher keeps the cursor where it was and the batch is sent again on its next round, so
 a purge is never lost to a proxy that was down or to a crash.
+
+A read that reached the application before the write committed can still be on its way back when the
+purge arrives, and the proxy then stores its (old) answer after the purge. Each purge is therefore sent
+once more ``repeat_after`` seconds later (best effort: a read takes far less than that), which closes that
+window short of the TTL.
 """
 
 from __future__ import annotations
 
 import asyncio
 import http.client
+import logging
 import urllib.parse
 from collections.abc import Sequence
 
 from pressroom.domain.cache_tags import event_keys
 from pressroom.domain.event import Event
+
+log = logging.getLogger("pressroom.events")
 
 NAME = "http-cache"
 DRIVERS = ("varnish",)
@@ -62,17 +70,36 @@ class XkeyPurger:
 
     name = NAME
 
-    def __init__(self, endpoints: Sequence[str], *, soft: bool = False, timeout: float = 5.0) -> None:
+    def __init__(
+        self, endpoints: Sequence[str], *, soft: bool = False, timeout: float = 5.0, repeat_after: float = 2.0
+    ) -> None:
         self.endpoints = parse_endpoints(endpoints)
         self.header = "xkey-softpurge" if soft else "xkey-purge"
         self.timeout = timeout
+        self.repeat_after = repeat_after
+        self._repeats: set[asyncio.Task[None]] = set()
 
     async def publish(self, events: Sequence[Event]) -> None:
         keys: set[str] = set()
         for event in events:
             keys |= event_keys(event)
-        for value in batches(keys):
+        values = batches(keys)
+        await self._send_all(values)
+        if self.repeat_after > 0:
+            repeat = asyncio.create_task(self._repeat(values))
+            self._repeats.add(repeat)
+            repeat.add_done_callback(self._repeats.discard)
+
+    async def _send_all(self, values: list[str]) -> None:
+        for value in values:
             await asyncio.gather(*(asyncio.to_thread(self.send, url, value) for url in self.endpoints))
+
+    async def _repeat(self, values: list[str]) -> None:
+        await asyncio.sleep(self.repeat_after)
+        try:
+            await self._send_all(values)
+        except PurgeFailed as error:
+            log.warning("repeated purge failed: %s", error)
 
     def send(self, url: str, keys: str) -> None:
         parsed = urllib.parse.urlsplit(url)
@@ -90,4 +117,5 @@ class XkeyPurger:
             raise PurgeFailed(f"purging {url}: HTTP {answer.status}")
 
     async def close(self) -> None:
-        return None
+        for repeat in list(self._repeats):
+            repeat.cancel()
