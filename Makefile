@@ -8,7 +8,7 @@ DEV := $(VENV)/.dev
 # Python compiles only the modules the server imports, when it first imports them (--no-compile).
 PIP := $(PYTHON) -m pip --python $(BIN)/python --disable-pip-version-check
 
-.PHONY: run test lint chromium nginx bench bench-search clean
+.PHONY: run test lint chromium nginx varnish bench bench-search clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv --without-pip $(VENV)
@@ -33,7 +33,7 @@ lint: $(DEV)
 
 # One pytest worker per core (pytest-xdist); each worker takes whole test files, so that a module's fixtures
 # (a live server, a search world) are built once.
-test: lint chromium nginx
+test: lint chromium nginx varnish
 	$(BIN)/pytest -n auto --dist loadfile
 
 # The docs page test drives Debian's chromium (tests/functional/test_docs_browser.py): installed when missing,
@@ -47,9 +47,15 @@ chromium:
 nginx:
 	@test -x /usr/sbin/nginx || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null)
 
-bench: $(DEV)
+# The HTTP cache test runs deploy/varnish/pressroom.vcl in Debian's varnishd with varnish-modules (vmod xkey)
+# in front of the server (tests/functional/test_varnish.py): installed the same way, never run as a service.
+varnish:
+	@(test -x /usr/sbin/varnishd && dpkg -s varnish-modules >/dev/null 2>&1) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules >/dev/null)
+
+bench: $(DEV) varnish
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
+	$(BIN)/python -m benchmarks.varnish_load
 
 # Not part of `bench`: generating its 100,000 items takes minutes (benchmarks/search_load.py).
 bench-search: $(DEV)

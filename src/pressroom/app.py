@@ -45,8 +45,9 @@ from pressroom.services.url_alias import UrlAliasService, UrlWildcardService
 from pressroom.services.user import UserService
 from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
-from pressroom.storage.broker import NatsPublisher
+from pressroom.storage.broker import EventPublisher, NatsPublisher
 from pressroom.storage.files import LocalFileStore
+from pressroom.storage.purge import XkeyPurger
 from pressroom.storage.spi import Store
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised, record_file_store, recorded_file_store
@@ -210,13 +211,22 @@ def asgi_from_env() -> RestApp | WithDispatcher:
     settle_heap()
     if not settings.events_dispatch:
         return app
-    return WithDispatcher(app, make_dispatcher(settings, app.services.events.store))
+    dispatcher = make_dispatcher(settings, app.services.events.store)
+    return WithDispatcher(app, dispatcher, sync_purge=settings.http_cache_sync_purge)
 
 
 def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
-    """The worker's event dispatcher (webhooks, and NATS when ``PRESSROOM_EVENTS_NATS_URL`` is set)."""
+    """The worker's event dispatcher (webhooks, NATS when ``PRESSROOM_EVENTS_NATS_URL`` is set, HTTP cache
+    purges when ``PRESSROOM_HTTP_CACHE_PURGE`` is)."""
     source = settings.dialects[0].prefix
-    publishers = []
+    publishers: list[EventPublisher] = []
+    if settings.http_cache_purge:
+        publishers.append(
+            XkeyPurger(
+                settings.http_cache_purge, soft=settings.http_cache_soft_purge,
+                repeat_after=settings.http_cache_repurge_seconds,
+            )
+        )  # fmt: skip
     if settings.events_nats_url:
         publishers.append(
             NatsPublisher(
@@ -233,13 +243,19 @@ def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
 
 
 class WithDispatcher:
-    """The application with the event dispatcher running beside it for the worker's lifetime."""
+    """The application with the event dispatcher running beside it for the worker's lifetime. With
+    ``sync_purge``, the answer to a write waits until the HTTP cache purged what the write committed."""
 
-    def __init__(self, app: RestApp, dispatcher: Dispatcher) -> None:
+    def __init__(self, app: RestApp, dispatcher: Dispatcher, *, sync_purge: bool = False) -> None:
         self.app = app
         self.dispatcher = dispatcher
+        self.purgers = [p for p in dispatcher.publishers if isinstance(p, XkeyPurger)]
+        self.sync_purge = sync_purge
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and self.sync_purge and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, self._purging(send))
+            return
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
@@ -248,6 +264,7 @@ class WithDispatcher:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                await self.purge_now()  # a new purger's cursor starts before the first write
                 task = asyncio.create_task(self.dispatcher.run(stop))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
@@ -256,6 +273,28 @@ class WithDispatcher:
                     await task
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    def _purging(self, send: Any) -> Any:
+        async def purged_first(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                await self.purge_now()
+            await send(message)
+
+        return purged_first
+
+    async def purge_now(self) -> None:
+        """Purge every committed event not purged yet (a bounded number of batches); a proxy that does
+        not answer leaves them to the dispatcher's loop, which retries until it does."""
+        for purger in self.purgers:
+            try:
+                for _ in range(SYNC_PURGE_BATCHES):
+                    if not await self.dispatcher.publish(purger):
+                        break
+            except Exception:
+                log.warning("synchronous purge failed; the dispatcher retries", exc_info=True)
+
+
+SYNC_PURGE_BATCHES = 20
 
 
 def settle_heap() -> None:

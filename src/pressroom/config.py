@@ -119,6 +119,18 @@ class Settings:
     metrics_token: str = ""
     # export/import on a non-terminal: one progress line on the log at most this often.
     progress_interval_seconds: float = 5.0
+    # HTTP cache (rest/httpcache.py): shared caches keep cacheable answers ``http_cache_ttl`` seconds
+    # (s-maxage; browsers revalidate); the user-context hash answer is kept per credential for
+    # ``user_context_hash_ttl``. Purge endpoints ("varnish:http://127.0.0.1:6081", several comma separated)
+    # get the keys every committed write touched (storage/purge.py), soft purges when ``soft`` is on; with
+    # ``sync`` a write's response waits until its keys are purged. Each purge is sent again
+    # ``repurge_seconds`` later (0: not), for reads that were under way when it came (storage/purge.py).
+    http_cache_ttl: int = 86400
+    user_context_hash_ttl: int = 600
+    http_cache_purge: tuple[str, ...] = ()
+    http_cache_soft_purge: bool = False
+    http_cache_sync_purge: bool = False
+    http_cache_repurge_seconds: float = 2.0
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -228,6 +240,11 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "CERT_VERIFY_HEADER": ("cert_verify_header", str),
         "CERT_SUBJECT_HEADER": ("cert_subject_header", str),
         "CERT_LOGIN_FROM": ("cert_login_from", _login_from),
+        "HTTP_CACHE_TTL": ("http_cache_ttl", int),
+        "USER_CONTEXT_HASH_TTL": ("user_context_hash_ttl", int),
+        "HTTP_CACHE_SOFT_PURGE": ("http_cache_soft_purge", _bool),
+        "HTTP_CACHE_SYNC_PURGE": ("http_cache_sync_purge", _bool),
+        "HTTP_CACHE_REPURGE_SECONDS": ("http_cache_repurge_seconds", float),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)
@@ -240,6 +257,7 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         ("LANGUAGES", "languages"),
         ("CORS_ORIGINS", "cors_origins"),
         ("PREVIOUS_SECRET_KEYS", "previous_secret_keys"),
+        ("HTTP_CACHE_PURGE", "http_cache_purge"),
     ):
         if env.get("PRESSROOM_" + suffix):
             values[name] = comma_list(env["PRESSROOM_" + suffix])

@@ -1,8 +1,9 @@
 """The layer order, enforced: app/cli -> rest -> services -> storage -> domain, each importing only below it.
 
-Top-level modules have a place too: ``safexml`` is a leaf every layer may use, ``metrics`` and
-``progress`` (counters and progress reports, no imports of ours) sit with storage, ``config`` and ``logs`` just below ``rest``, and ``app``/``cli`` at the
-top. A module imported lazily (inside a function) counts the same: the order is about what depends on what.
+Top-level modules have a place too: ``safexml`` is a leaf every layer may use; ``metrics`` and ``progress``
+(counters and progress reports, no imports of ours) sit with storage; ``config`` and ``logs`` just below
+``rest``; ``app``/``cli`` at the top. A module imported lazily (inside a function) counts the same: the
+order is about what depends on what.
 """
 
 from __future__ import annotations

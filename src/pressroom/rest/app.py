@@ -37,6 +37,14 @@ from pressroom.rest.declared import RAW, Responses, UndeclaredResponse, declared
 from pressroom.rest.docs import ApiDocs
 from pressroom.rest.errors import represent_error
 from pressroom.rest.forwarded import Client, client_of
+from pressroom.rest.httpcache import (
+    HASH_HEADER,
+    PRIVATE,
+    USER_CONTEXT_PATH,
+    CallerRights,
+    cache_headers,
+    user_context_answer,
+)
 from pressroom.rest.media import Rendering, negotiate, parse_media_type
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer, Trace, request_id
@@ -104,6 +112,10 @@ class RestApp:
         elif self.docs.handles(scope["path"]):
             trace.route = "docs"
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")
+        elif scope["path"] == USER_CONTEXT_PATH:
+            trace.route = "user_context_hash"
+            with self.services.permissions.scope():
+                reply = await self.user_context(scope, client)
         else:
             with self.services.permissions.scope():  # the caller's grants are loaded once per request
                 reply = await self.handle(scope, request_body, trace, client)
@@ -176,7 +188,23 @@ class RestApp:
                 )
                 return await self._serve(attempt, caller, address, body, trace)
         except Exception as error:  # every failure becomes an ErrorMessage
-            return self._error(out, error)
+            reply = self._error(out, error)
+            _set_cache(reply, [("cache-control", PRIVATE)])
+            return reply
+
+    async def user_context(self, scope: Scope, client: Client) -> Reply:
+        """``GET /_fos_user_context_hash``: the caller's user-context hash (rest/httpcache.py)."""
+        headers = Headers(scope=scope)
+        try:
+            answer = await user_context_answer(self.services, self.settings, scope["method"], headers, client)
+            reply = Reply(200)
+            for name, value in answer:
+                reply.header(name, value)
+        except Exception as error:
+            rendering = Rendering(self.settings.dialects[0], negotiate(headers.get("accept")).format)
+            reply = self._error(Out(rendering, self.router, self.services.images.variation_names), error)
+            _set_cache(reply, [("cache-control", PRIVATE)])
+        return reply
 
     async def _serve(
         self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
@@ -238,6 +266,17 @@ class RestApp:
         _check_declared(route.name, self.responses[route.name], reply)
         if caller.stale_cookie and not route.name.startswith("session."):
             reply.header("set-cookie", clearing_cookie(caller.cookie_name, attempt.secure_cookies))
+        shared = method in _READS and not any(name == b"set-cookie" for name, _ in reply.headers)
+        _set_cache(
+            reply,
+            cache_headers(
+                reply.status, route.name, attempt.params, result,
+                lambda: CallerRights(self.services.permissions, caller.user), headers.get(HASH_HEADER),
+                self.settings.http_cache_ttl,
+            )
+            if shared
+            else [("cache-control", PRIVATE)],
+        )  # fmt: skip
         return reply
 
     def _render(self, out: Out, method: str, headers: Headers, result: Any) -> Reply:
@@ -357,6 +396,19 @@ def _plain(answer: Answer, cache_control: str) -> Reply:
         reply.header(name, value)
     reply.header("content-length", str(len(answer.body)))
     return reply
+
+
+def _set_cache(reply: Reply, headers: list[tuple[str, str]]) -> None:
+    """Add the cache headers unless the answer chose its own Cache-Control; one Vary header in all."""
+    if any(name == b"cache-control" for name, _ in reply.headers):
+        return
+    for name, value in headers:
+        if name == "vary":
+            kept = [v.decode("latin-1") for n, v in reply.headers if n == b"vary"]
+            reply.headers = [(n, v) for n, v in reply.headers if n != b"vary"]
+            reply.header(name, ", ".join([*kept, value]))
+        else:
+            reply.header(name, value)
 
 
 def _check_declared(name: str, responses: Responses, reply: Reply) -> None:

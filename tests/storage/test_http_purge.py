@@ -1,0 +1,197 @@
+"""The HTTP cache purger (storage/purge.py) as an event consumer: keys of committed events reach every
+endpoint, and a proxy that fails keeps them until it answers."""
+
+from __future__ import annotations
+
+import asyncio
+import http.server
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from pressroom.app import WithDispatcher, make_dispatcher
+from pressroom.config import settings_from_env
+from pressroom.domain.event import Cursor, NewEvent
+from pressroom.services.event_dispatch import Dispatcher
+from pressroom.storage.purge import NAME, XkeyPurger, batches, parse_endpoints
+from pressroom.storage.sql.engine import make_engine
+from pressroom.storage.sql.store import SqlStore
+from tests.conftest import free_port
+from tests.storage.test_events import settle
+
+
+@pytest.fixture
+def store(database_url: str) -> Iterator[SqlStore]:
+    engine = make_engine(database_url)
+    yield SqlStore(engine)
+    engine.dispose()
+
+
+@dataclass
+class FakeProxy:
+    port: int
+    status: int = 200
+    received: list[tuple[str, dict[str, str]]] = field(default_factory=list)
+    attempts: int = 0
+    order: list[str] = field(default_factory=list)  # "purged" as each purge arrives (tests add more)
+
+    @property
+    def endpoint(self) -> str:
+        return f"varnish:http://127.0.0.1:{self.port}"
+
+    def keys(self) -> set[str]:
+        return {key for _, headers in self.received for key in headers.get("xkey-purge", "").split()}
+
+
+@pytest.fixture
+def proxy() -> Iterator[FakeProxy]:
+    state = FakeProxy(free_port())
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_PURGEKEYS(self) -> None:
+            state.attempts += 1
+            if state.status < 300:
+                state.received.append((self.command, {k.lower(): v for k, v in self.headers.items()}))
+                state.order.append("purged")
+            self.send_response(state.status)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", state.port), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield state
+    server.shutdown()
+    server.server_close()
+
+
+def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int) -> None:
+    with store.write() as tx:
+        tx.events.append(
+            NewEvent(
+                "content.published", 14, content_id, f"content/{content_id}",
+                {"contentId": content_id, "locations": [
+                    {"id": location_id, "parentId": parent_id, "path": f"/1/{parent_id}/{location_id}/"}
+                ]},
+            )
+        )  # fmt: skip
+
+
+def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, proxy: FakeProxy) -> None:
+    purger = XkeyPurger([proxy.endpoint, proxy.endpoint])
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    assert asyncio.run(dispatcher.publish(purger)) is False  # a new consumer starts from now
+    _publish(store, 42, 50, 2)
+    settle(store)
+    assert asyncio.run(dispatcher.publish(purger)) is True
+    assert len(proxy.received) == 2  # one request per endpoint for the whole batch
+    assert all(method == "PURGEKEYS" for method, _ in proxy.received)
+    assert {"c42", "cv42", "r42", "l50", "pl2"} <= proxy.keys()
+    proxy.received.clear()
+    assert asyncio.run(dispatcher.publish(purger)) is False
+    assert proxy.received == []
+
+
+def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy: FakeProxy) -> None:
+    purger = XkeyPurger([proxy.endpoint], soft=True)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    asyncio.run(dispatcher.publish(purger))
+    _publish(store, 43, 51, 2)
+    settle(store)
+    proxy.status = 503
+    with pytest.raises(RuntimeError, match="HTTP 503"):
+        asyncio.run(dispatcher.publish(purger))
+    assert proxy.attempts == 1
+    proxy.status = 200
+    assert asyncio.run(dispatcher.publish(purger)) is True
+    sent = {key for _, headers in proxy.received for key in headers["xkey-softpurge"].split()}
+    assert {"c43", "l51", "pl2"} <= sent
+
+
+def test_endpoints_and_batches() -> None:
+    assert parse_endpoints(["varnish:http://127.0.0.1:6081"]) == ("http://127.0.0.1:6081",)
+    with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE"):
+        parse_endpoints(["fastly:http://x"])
+    values = batches({f"c{n}" for n in range(3000)})
+    assert len(values) > 1
+    assert all(len(value) <= 6000 for value in values)
+    assert sum(len(value.split()) for value in values) == 3000
+
+
+def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: SqlStore) -> None:
+    env = {"PRESSROOM_HTTP_CACHE_PURGE": "varnish:http://10.0.0.1:6081, varnish:http://10.0.0.2:6081"}
+    settings = settings_from_env(env)
+    purgers = [p for p in make_dispatcher(settings, store).publishers if isinstance(p, XkeyPurger)]
+    assert [purger.endpoints for purger in purgers] == [("http://10.0.0.1:6081", "http://10.0.0.2:6081")]
+    with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE entry"):
+        make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "127.0.0.1:6081"}), store)
+
+
+def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> None:
+    """One request through the dispatcher wrapper (synchronous purge) around an application whose every
+    POST commits an event; ``order`` gets "answered" when the answer starts."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["method"] == "POST":
+            _publish(store, 44, 52, 2)
+            settle(store)
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            order.append("answered")
+
+    dispatcher = Dispatcher(store, source="/api", publishers=[XkeyPurger([endpoint])])
+    wrapped = WithDispatcher(app, dispatcher, sync_purge=True)  # type: ignore[arg-type]
+    asyncio.run(wrapped({"type": "http", "method": method, "path": "/"}, receive, send))
+
+
+def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: FakeProxy) -> None:
+    asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([proxy.endpoint])))  # start the cursor
+    _serve(store, proxy.endpoint, "GET", proxy.order)
+    assert proxy.order == ["answered"]  # a read waits for nothing
+    _serve(store, proxy.endpoint, "POST", proxy.order)
+    assert proxy.order == ["answered", "purged", "answered"]
+    assert {"c44", "l52", "pl2"} <= proxy.keys()
+
+
+def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:
+    endpoint = f"varnish:http://127.0.0.1:{free_port()}"
+    asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([endpoint])))
+    order: list[str] = []
+    _serve(store, endpoint, "POST", order)
+    assert order == ["answered"]
+    with store.read() as tx:  # the dispatcher's loop sends it when the proxy answers
+        assert 44 in [event.content_id for event in tx.events.read(tx.events.cursor(NAME) or Cursor(), 10)]
+
+
+def test_each_purge_is_sent_once_more_for_reads_that_were_under_way(
+    store: SqlStore, proxy: FakeProxy
+) -> None:
+    purger = XkeyPurger([proxy.endpoint], repeat_after=0.01)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+
+    async def publish_and_wait() -> None:
+        await dispatcher.publish(purger)
+        _publish(store, 45, 53, 2)
+        settle(store)
+        await dispatcher.publish(purger)
+        for _ in range(500):  # bounded: the repeat comes after a hundredth of a second
+            if len(proxy.received) >= 2:
+                break
+            await asyncio.sleep(0.01)
+        await purger.close()
+
+    asyncio.run(publish_and_wait())
+    assert len(proxy.received) == 2
+    assert proxy.received[0] == proxy.received[1]
