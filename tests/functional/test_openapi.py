@@ -17,6 +17,7 @@ from pressroom.rest.app import RestApp
 from pressroom.rest.declared import UndeclaredResponse, success_responses
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty
+from pressroom.rest.route_texts import TEXTS
 from pressroom.rest.routes import ROUTES
 from pressroom.rest.routing import Router, make_route
 from tests.conftest import make_settings
@@ -68,8 +69,9 @@ def test_every_route_is_described_and_nothing_else(client: TestClient) -> None:
         for route in ROUTES
         for method in route.methods
     }
-    assert described(spec) == expected
     assert len(expected) == len([method for route in ROUTES for method in route.methods])
+    heads = {("HEAD", path) for method, path in expected if method == "GET"}  # every GET route serves HEAD
+    assert described(spec) == expected | heads
 
 
 def test_custom_methods_are_posts_naming_the_verb(client: TestClient) -> None:
@@ -248,3 +250,33 @@ def test_a_status_shared_with_and_without_a_body_declares_none(client: TestClien
         "/api/ibexa/v2/content/types/1", auth=("admin", "publish"), headers={"x-http-method-override": "COPY"}
     )
     assert (copy.status_code, copy.content) == (201, b"")
+
+
+def test_every_operation_reads_like_documentation(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    for path, item in spec["paths"].items():
+        for key, operation in item.items():
+            names = operation["operationId"].removesuffix(".head").split("+")
+            summary, description = operation["summary"], operation["description"]
+            assert not any(name in summary for name in names), (path, key, summary)  # words, not route names
+            assert summary[0].isupper() and len(summary.split()) >= 2, (path, key, summary)
+            for status in (status for status in operation["responses"] if int(status) >= 400):
+                assert f"\n- {status} " in description, (path, key, status)  # each error explained
+    assert set(TEXTS) == {route.name for route in ROUTES}  # a text for every route, none left stale
+    create = spec["paths"]["/content/objects"]["post"]
+    assert create["summary"] == "Create content"
+    assert "content/create" in create["description"]  # who may call it
+    shared = spec["paths"]["/content/types/{typeId}"]["post"]
+    assert shared["summary"] == "Copy a content type; Start a content type draft"
+    assert "**COPY**:" in shared["description"] and "**POST**:" in shared["description"]
+
+
+def test_head_is_described_where_it_works(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    head = spec["paths"]["/content/sections/{sectionId}"]["head"]
+    assert head["operationId"] == "section.load.head"
+    assert "content" not in head["responses"]["200"]
+    assert head["responses"]["404"]["description"].startswith("Not Found")
+    answer = client.head("/api/ibexa/v2/content/sections/1", auth=("admin", "publish"))
+    assert (answer.status_code, answer.content) == (200, b"")
+    assert all("head" not in item for item in spec["paths"].values() if "get" not in item)

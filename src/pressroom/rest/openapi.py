@@ -20,6 +20,7 @@ from pressroom.domain.integers import MAX_ID
 from pressroom.rest.declared import RAW, error_statuses, success_responses
 from pressroom.rest.errors import REASONS
 from pressroom.rest.output.visitor import registered_outputs
+from pressroom.rest.route_texts import ERRORS, TEXTS
 from pressroom.rest.routing import Route, Router, pattern_of, template_parameters
 
 VERSION = "3.1.0"
@@ -106,7 +107,7 @@ class _Builder:
     def error_responses(self) -> dict[str, Any]:
         return {
             f"Error{status}": {
-                "description": REASONS.get(status, "Error") + " (an ErrorMessage says why)",
+                "description": _error_text(status) + " (an ErrorMessage says why)",
                 "content": self.content((_ERROR,), ""),
             }
             for status in sorted(self.errors)
@@ -164,17 +165,16 @@ class _Builder:
                     "schema": {"type": "string"},
                 }
             )
+        # a POST whose override names no method of the path is a 405
+        responses = self.responses(routes, {405} if custom else set())
         described: dict[str, Any] = {
             "operationId": "+".join(route.name for route in routes),
             "tags": sorted({route.name.split(".", 1)[0] for route in routes}),
-            "summary": " / ".join(f"{verb} ({route.name})" for verb, route in pairs),
+            "summary": "; ".join(TEXTS[route.name][0] for _, route in pairs),
+            "description": _description(pairs, responses),
             "parameters": parameters,
-            # a POST whose override names no method of the path is a 405
-            "responses": self.responses(routes, {405} if custom else set()),
+            "responses": responses,
         }
-        descriptions = [(route.handler.__doc__ or "").strip() for route in routes]
-        if any(descriptions):
-            described["description"] = "\n\n".join(text for text in descriptions if text)
         if len(pairs) > 1:
             described["x-http-methods"] = [
                 {"method": verb, "operationId": route.name} for verb, route in pairs
@@ -194,11 +194,15 @@ class _Builder:
         slots: dict[str, dict[str, list[tuple[str, Route]]]] = {}
         for route in self.router.routes:
             for method in route.methods:
-                path = slots.setdefault(path_of(route.template), {})
-                path.setdefault(_slot(method), []).append((method, route))
-        return {
-            path: {key: self.operation(pairs) for key, pairs in item.items()} for path, item in slots.items()
-        }
+                slot = slots.setdefault(path_of(route.template), {})
+                slot.setdefault(_slot(method), []).append((method, route))
+        described: dict[str, Any] = {}
+        for path, item in slots.items():
+            operations = {key: self.operation(pairs) for key, pairs in item.items()}
+            if "get" in operations:
+                operations["head"] = _head(operations["get"])
+            described[path] = operations
+        return described
 
     def schemas(self) -> dict[str, Any]:
         schemas: dict[str, Any] = {}
@@ -234,6 +238,39 @@ _DESCRIPTIONS = {
     301: "Moved permanently; Location names the resource",
     307: "Redirect; Location names the resource",
 }
+
+
+def _description(pairs: list[tuple[str, Route]], responses: dict[str, Any]) -> str:
+    """What the operation does, who may call it, and what each of its error statuses means."""
+    if len(pairs) == 1:
+        text = TEXTS[pairs[0][1].name][1]
+    else:
+        text = "\n\n".join(f"**{verb}**: {TEXTS[route.name][1]}" for verb, route in pairs)
+    errors = [int(status) for status in responses if int(status) >= 400]
+    lines = "\n".join(f"- {status} {_error_text(status)}" for status in errors)
+    return f"{text}\n\nErrors:\n{lines}"
+
+
+def _error_text(status: int) -> str:
+    return f"{REASONS[status]}: {ERRORS[status]}"
+
+
+def _head(get: dict[str, Any]) -> dict[str, Any]:
+    """HEAD answers what GET answers, headers only (every GET route serves it)."""
+    responses = {
+        status: {"description": _error_text(int(status))}
+        if "$ref" in response
+        else {key: value for key, value in response.items() if key != "content"}
+        for status, response in get["responses"].items()
+    }
+    return {
+        **get,
+        "operationId": get["operationId"] + ".head",
+        "summary": get["summary"] + " (headers only)",
+        "description": "The headers GET answers (status, ETag, Content-Type...), without the body.\n\n"
+        + get["description"],
+        "responses": responses,
+    }
 
 
 def _slot(method: str) -> str:
