@@ -21,6 +21,7 @@ from pressroom.rest.route_texts import TEXTS
 from pressroom.rest.routes import ROUTES
 from pressroom.rest.routing import Router, make_route
 from tests.conftest import make_settings
+from tests.helpers import Api, media
 
 DIALECTS = (("/api/ibexa/v2", "ibexa"), ("/api/ezp/v2", "ez"))
 
@@ -280,3 +281,48 @@ def test_head_is_described_where_it_works(client: TestClient) -> None:
     answer = client.head("/api/ibexa/v2/content/sections/1", auth=("admin", "publish"))
     assert (answer.status_code, answer.content) == (200, b"")
     assert all("head" not in item for item in spec["paths"].values() if "get" not in item)
+
+
+MISSING_LOCATION = "/api/ibexa/v2/content/locations/1/999999"
+BODIES_NAMING_NOTHING = (
+    (
+        "/content/objects",
+        "ContentCreate",
+        {
+            "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
+            "mainLanguageCode": "eng-GB",
+            "LocationCreate": {"ParentLocation": {"_href": MISSING_LOCATION}},
+            "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "x"}]},
+        },
+    ),
+    (
+        "/content/urlaliases",
+        "UrlAliasCreate",
+        {
+            "_type": "LOCATION",
+            "location": {"_href": MISSING_LOCATION},
+            "path": "/x",
+            "languageCode": "eng-GB",
+        },
+    ),
+    (
+        "/user/groups/subgroups",
+        "UserGroupCreate",
+        {
+            "ContentType": {"_href": "/api/ibexa/v2/content/types/999999"},
+            "mainLanguageCode": "eng-GB",
+            "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "x"}]},
+        },
+    ),
+)
+
+
+@pytest.mark.parametrize(("path", "name", "body"), BODIES_NAMING_NOTHING)
+def test_a_body_naming_what_does_not_exist_answers_a_declared_404(
+    api: Api, path: str, name: str, body: dict[str, Any]
+) -> None:
+    # schemathesis found it: a POST without path parameters whose body names a missing item answers 404
+    answer = api.post(path, body={name: body}, content_type=media(name))
+    assert answer.status_code == 404, answer.text
+    spec = api.get("/openapi.json").json()
+    assert "404" in spec["paths"][path]["post"]["responses"]

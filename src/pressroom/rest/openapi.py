@@ -5,18 +5,23 @@ methods, so a custom one (COPY, MOVE, PUBLISH, SWAP) is described as the POST it
 ``X-HTTP-Method-Override`` naming it and the verb in ``x-http-method``. When several operations of one
 path share the POST slot (a real POST and custom methods, or several custom methods), they are described
 as one POST operation whose ``x-http-methods`` lists each, with the union of their inputs and answers.
+Every GET path also lists HEAD (the same answers, headers only). Summaries and descriptions come from
+rest/route_texts.py; each description ends with what the operation's error statuses mean.
 
-Schemas: an input or output media type's JSON form is an object with one key, its root element; what the
-parsers read inside is not declared anywhere, so the inner object only requires what every
-representation has (``_media-type`` for outputs) and allows any other property. ErrorMessage is exact.
+Schemas: an input or output media type's JSON form is an object with one key, its root element. The
+main inputs and outputs have full schemas, and each input an example (rest/body_schemas.py); the others
+only require what every representation has (``_media-type`` for outputs).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from pressroom.config import Dialect
 from pressroom.domain.integers import MAX_ID
+from pressroom.rest.body_schemas import EXAMPLE_PREFIX, INPUTS, OUTPUTS
 from pressroom.rest.declared import RAW, error_statuses, success_responses
 from pressroom.rest.errors import REASONS
 from pressroom.rest.output.visitor import registered_outputs
@@ -77,6 +82,8 @@ class _Builder:
             for fmt in FORMATS:
                 ref = f"#/components/schemas/{prefix}{name}{'' if fmt == 'json' else '.xml'}"
                 content[self.media(name, fmt)] = {"schema": {"$ref": ref}}
+                if prefix and fmt == "json" and name in INPUTS:
+                    content[self.media(name, fmt)]["example"] = self.example(name)
         return content
 
     def responses(self, routes: list[Route], errors: set[int]) -> dict[str, Any]:
@@ -116,7 +123,8 @@ class _Builder:
     def success(self, status: int, names: tuple[str, ...]) -> dict[str, Any]:
         response: dict[str, Any] = {"description": _DESCRIPTIONS.get(status, REASONS.get(status, "Answer"))}
         if RAW in names:
-            response["content"] = {RAW: {"schema": {"type": "string", "format": "binary"}}}
+            # bytes of their own type: a stored file or image, or the events as a CloudEvents JSON batch
+            response["content"] = {RAW: {"schema": {}}}
         elif names:
             response["content"] = self.content(names, "")
         if status in (201, 301, 307):
@@ -207,29 +215,28 @@ class _Builder:
     def schemas(self) -> dict[str, Any]:
         schemas: dict[str, Any] = {}
         for media, root in registered_outputs():
-            schemas[media] = _json_schema(
-                root, {"required": ["_media-type"], "properties": {"_media-type": {"type": "string"}}}
-            )
+            schemas[media] = _json_schema(root, OUTPUTS.get(media, _REPRESENTATION))
             schemas[media + ".xml"] = _xml_schema(root)
         for name in sorted(self.inputs):
-            schemas["Input." + name] = _json_schema(name, {})
+            schemas["Input." + name] = _json_schema(name, INPUTS[name][0] if name in INPUTS else _ANY_OBJECT)
             schemas["Input." + name + ".xml"] = _xml_schema(name)
-        schemas[_ERROR] = _json_schema(
-            _ERROR,
-            {
-                "required": ["_media-type", "errorCode", "errorMessage", "errorDescription"],
-                "properties": {
-                    "_media-type": {"type": "string"},
-                    "errorCode": {"type": "integer"},
-                    "errorMessage": {"type": "string"},
-                    "errorDescription": {"type": "string"},
-                    "errorDetails": {"type": "object"},
-                },
-            },
-        )
+        schemas[_ERROR] = _json_schema(_ERROR, OUTPUTS[_ERROR])
         schemas[_ERROR + ".xml"] = _xml_schema(_ERROR)
         return dict(sorted(schemas.items()))
 
+    def example(self, name: str) -> Any:
+        """The example of an input, its hrefs under this dialect's prefix."""
+        raw = orjson.dumps({name: INPUTS[name][1]}).decode()
+        return orjson.loads(raw.replace(EXAMPLE_PREFIX, self.dialect.prefix))
+
+
+# What is known of a representation or input without a schema of its own.
+_REPRESENTATION: dict[str, Any] = {
+    "type": "object",
+    "required": ["_media-type"],
+    "properties": {"_media-type": {"type": "string"}},
+}
+_ANY_OBJECT: dict[str, Any] = {"type": "object"}
 
 _DESCRIPTIONS = {
     200: "OK",
@@ -281,7 +288,7 @@ def _json_schema(root: str, inner: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "object",
         "required": [root],
-        "properties": {root: {"type": "object", "additionalProperties": True, **inner}},
+        "properties": {root: inner},
         "additionalProperties": False,
     }
 
