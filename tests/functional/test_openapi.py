@@ -326,3 +326,27 @@ def test_a_body_naming_what_does_not_exist_answers_a_declared_404(
     assert answer.status_code == 404, answer.text
     spec = api.get("/openapi.json").json()
     assert "404" in spec["paths"][path]["post"]["responses"]
+
+
+def test_reads_with_a_session_need_no_csrf_token(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    assert {"session": [], "csrf": []} in spec["security"]  # what writes need
+    sections = spec["paths"]["/content/sections"]
+    for read in (sections["get"], sections["head"]):
+        assert {"session": []} in read["security"] and {"basic": []} in read["security"]
+        assert all("csrf" not in requirement for requirement in read["security"])
+    assert "security" not in sections["post"]
+    # a session's cookie alone reads; it writes only with its CSRF token
+    login = client.post(
+        "/api/ibexa/v2/user/sessions",
+        content=b'{"SessionInput": {"login": "admin", "password": "publish"}}',
+        headers={"Content-Type": media("SessionInput"), "Accept": media("Session")},
+    )
+    assert login.status_code == 201, login.text
+    assert (
+        client.get("/api/ibexa/v2/content/sections/1", headers={"Accept": media("Section")}).status_code
+        == 200
+    )
+    write = {"Content-Type": media("SectionInput")}
+    body = b'{"SectionInput": {"identifier": "csrf_probe", "name": "Probe"}}'
+    assert client.post("/api/ibexa/v2/content/sections", content=body, headers=write).status_code == 401

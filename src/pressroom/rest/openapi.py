@@ -352,6 +352,16 @@ def document(
     builder = _Builder(router, dialect)
     paths = builder.paths()
     schemes = security_schemes(auth_methods, session_cookie)
+    security = [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}]
+    if "session" in auth_methods:
+        # reads need the session cookie only: X-CSRF-Token guards the unsafe methods
+        reading: list[dict[str, list[str]]] = [
+            {name: [] for name in requirement if name != "csrf"} for requirement in security
+        ]
+        for item in paths.values():
+            for key in ("get", "head"):
+                if key in item:
+                    item[key]["security"] = reading
     return {
         "openapi": VERSION,
         "info": {
@@ -370,5 +380,5 @@ def document(
             "responses": builder.error_responses(),
             "securitySchemes": schemes,
         },
-        "security": [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}],
+        "security": security,
     }

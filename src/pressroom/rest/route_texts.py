@@ -7,6 +7,7 @@ operation shares are listed by the document itself; a description names only wha
 
 from __future__ import annotations
 
+_ANYONE = "Anyone may call it, anonymous included."
 _READ = "Anyone whose roles grant content/read on it may call it (anonymous users read the public section)."
 _ROLE_READ = "Needs role/read."
 _ROLE_UPDATE = "Needs role/update."
@@ -46,15 +47,14 @@ TEXTS: dict[str, tuple[str, str]] = {
     # content type groups
     "content_type_group.list": (
         "List content type groups",
-        "Every content type group, or with ?identifier=... the one of that identifier. Any caller with "
-        "class/read (every signed-in user in a clean install).",
+        "Every content type group, or with ?identifier=... the one of that identifier. " + _ANYONE,
     ),
     "content_type_group.create": (
         "Create a content type group",
         "Creates a group from a ContentTypeGroupInput (identifier required). Needs class/create. 403 "
         "when the identifier is taken.",
     ),
-    "content_type_group.load": ("Load a content type group", "One group by id. Needs class/read."),
+    "content_type_group.load": ("Load a content type group", "One group by id. " + _ANYONE),
     "content_type_group.update": (
         "Update a content type group",
         "Changes a group's identifier and names. Needs class/update. 403 when the identifier is taken; "
@@ -67,7 +67,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "content_type_group.types": (
         "List the content types of a group",
         "The published content types of one group (ContentTypeInfoList or ContentTypeList by Accept), "
-        "with optional identifier/remoteId filters, ordering and paging. Needs class/read.",
+        "with optional identifier/remoteId filters, ordering and paging. " + _ANYONE,
     ),
     "content_type.create": (
         "Create a content type",
@@ -78,12 +78,12 @@ TEXTS: dict[str, tuple[str, str]] = {
     # content types, their drafts and groups
     "content_type.list": (
         "List content types",
-        "Published content types, filtered by identifier or remoteId, ordered and paged. Needs class/read.",
+        "Published content types, filtered by identifier or remoteId, ordered and paged. " + _ANYONE,
     ),
     "content_type.view": (
         "Query content types",
         "Runs a ContentTypeViewInput query (criteria on identifiers, groups...) and answers the "
-        "matching content types. Needs class/read.",
+        "matching content types. " + _ANYONE,
     ),
     "content_type.copy": (
         "Copy a content type",
@@ -92,7 +92,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "content_type.load": (
         "Load a content type",
-        "A published content type with its field definitions. Needs class/read.",
+        "A published content type with its field definitions. " + _ANYONE,
     ),
     "content_type.create_draft": (
         "Start a content type draft",
@@ -124,7 +124,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "content_type.groups": (
         "List the groups of a content type",
-        "The groups a content type belongs to. Needs class/read.",
+        "The groups a content type belongs to. " + _ANYONE,
     ),
     "content_type.link_group": (
         "Add a content type to a group",
@@ -140,15 +140,15 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "field_definition.list": (
         "List the field definitions of a content type",
-        "The field definitions of the published type. Needs class/read.",
+        "The field definitions of the published type. " + _ANYONE,
     ),
     "field_definition.load": (
         "Load a field definition",
-        "One field definition of the published type by id. Needs class/read.",
+        "One field definition of the published type by id. " + _ANYONE,
     ),
     "field_definition.by_identifier": (
         "Load a field definition by identifier",
-        "One field definition of the published type by its identifier. Needs class/read.",
+        "One field definition of the published type by its identifier. " + _ANYONE,
     ),
     "field_definition.draft_by_identifier": (
         "Load a draft field definition by identifier",
@@ -365,19 +365,20 @@ TEXTS: dict[str, tuple[str, str]] = {
     "trash.restore": (
         "Restore a trash item",
         "Restores a trashed item to its former place, or under the Destination location. Needs "
-        "content/restore. 403 when the former parent is gone and no Destination is given.",
+        "content/restore and content/create under the target. 403 when the former parent is gone and "
+        "no Destination is given.",
     ),
     # object states
     "object_state_group.list": (
         "List object state groups",
-        "Every object state group. Any signed-in user.",
+        "Every object state group. " + _ANYONE,
     ),
     "object_state_group.create": (
         "Create an object state group",
         "Creates a group from an ObjectStateGroupCreate (identifier, default language, names). Needs "
         "state/administrate. 403 when the identifier is taken.",
     ),
-    "object_state_group.load": ("Load an object state group", "One group. Any signed-in user."),
+    "object_state_group.load": ("Load an object state group", "One group. " + _ANYONE),
     "object_state_group.update": (
         "Update an object state group",
         "Changes identifier, names or descriptions. Needs state/administrate. 412 when If-Match names "
@@ -387,13 +388,16 @@ TEXTS: dict[str, tuple[str, str]] = {
         "Delete an object state group",
         "Deletes a group with its states. Needs state/administrate.",
     ),
-    "object_state.list": ("List the states of a group", "The object states of one group, in priority order."),
+    "object_state.list": (
+        "List the states of a group",
+        "The object states of one group, in priority order. " + _ANYONE,
+    ),
     "object_state.create": (
         "Create an object state",
         "Adds a state to a group from an ObjectStateCreate. Needs state/administrate. 403 when the "
         "identifier is taken in the group.",
     ),
-    "object_state.load": ("Load an object state", "One object state. Any signed-in user."),
+    "object_state.load": ("Load an object state", "One object state. " + _ANYONE),
     "object_state.update": (
         "Update an object state",
         "Changes identifier, priority, names or descriptions. Needs state/administrate. 412 when "
@@ -445,24 +449,27 @@ TEXTS: dict[str, tuple[str, str]] = {
         "List the URL aliases of a location",
         "The system aliases of a location, or with ?custom=true its custom ones. " + _READ,
     ),
-    "url_alias.list": ("List global URL aliases", "Every global (not location) URL alias."),
+    "url_alias.list": (
+        "List global URL aliases",
+        "Every global (not location) URL alias. Needs content/read.",
+    ),
     "url_alias.create": (
         "Create a URL alias",
         "Creates a location alias or a global alias (to a resource path) from a UrlAliasCreate. Needs "
         "content/urltranslator. 403 when the path is taken.",
     ),
-    "url_alias.load": ("Load a URL alias", "One URL alias by id."),
+    "url_alias.load": ("Load a URL alias", "One URL alias by id. Needs content/read."),
     "url_alias.delete": (
         "Delete a URL alias",
         "Deletes a custom or global alias. Needs content/urltranslator. 406 for a system alias.",
     ),
-    "url_wildcard.list": ("List URL wildcards", "Every URL wildcard."),
+    "url_wildcard.list": ("List URL wildcards", "Every URL wildcard. Needs content/read."),
     "url_wildcard.create": (
         "Create a URL wildcard",
         "Creates a wildcard (source and destination patterns, forward or not) from a "
         "UrlWildcardCreate. Needs content/urltranslator. 403 when the source is taken.",
     ),
-    "url_wildcard.load": ("Load a URL wildcard", "One URL wildcard by id."),
+    "url_wildcard.load": ("Load a URL wildcard", "One URL wildcard by id. Needs content/read."),
     "url_wildcard.delete": (
         "Delete a URL wildcard",
         "Deletes a URL wildcard. Needs content/urltranslator.",
@@ -598,7 +605,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     # roles and policies
     "role.list": (
         "List roles",
-        "Roles, optionally one by ?identifier=, paged. Roles the caller may not read are left out.",
+        "Roles, optionally one by ?identifier=, paged. " + _ROLE_READ,
     ),
     "role.create": (
         "Create a role",
@@ -663,7 +670,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     ),
     "role_assignment.group_list": (
         "List the roles of a user group",
-        "The roles assigned to a group (what the caller may not read is left out).",
+        "The roles assigned to a group directly. " + _ROLE_READ,
     ),
     "role_assignment.group_assign": (
         "Assign a role to a user group",
