@@ -16,8 +16,13 @@ from typing import Any
 Schema = dict[str, Any]
 
 STRING: Schema = {"type": ["string", "number"]}
-INTEGER: Schema = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^ *[-+]?[0-9]+ *$"}]}
-BOOLEAN: Schema = {"anyOf": [{"type": "boolean"}, {"enum": ["true", "false", "True", "False"]}]}
+INTEGER: Schema = {"anyOf": [{"type": "integer"}, {"type": "string", "pattern": "^\\s*[-+]?[0-9]+\\s*$"}]}
+BOOLEAN: Schema = {
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "string", "pattern": "^\\s*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])\\s*$"},
+    ]
+}
 HREF: Schema = {
     "type": "object",
     "required": ["_href"],
@@ -101,17 +106,20 @@ _CONTENT_PARTS: dict[str, Schema] = {"Section": HREF, "remoteId": STRING}
 _LIMITATION: Schema = obj(
     {"_identifier": {"type": "string", "minLength": 1}, "values": obj({"ref": repeated(HREF)})}
 )
+# Criteria, sort clauses and aggregations are read by their own parsers (rest/input/criteria.py,
+# aggregations.py, view.py), which answer 400 naming what they cannot read: described, not constrained.
+_CRITERIA: Schema = {"description": 'Criteria, e.g. {"ContentTypeIdentifierCriterion": "folder"} (search.md)'}
 _QUERY: Schema = obj(
     {},
     {
-        "Filter": {"type": "object"},
-        "Criteria": {"type": "object"},
-        "Query": {"type": "object"},
+        "Filter": _CRITERIA,
+        "Criteria": _CRITERIA,
+        "Query": _CRITERIA,
         "limit": INTEGER,
         "offset": INTEGER,
-        "SortClauses": {"type": "object"},
-        "Aggregations": {"type": ["object", "array"]},
-        "FacetBuilders": ANY,
+        "SortClauses": {"description": 'Sort clauses, e.g. {"ContentName": "ascending"}, or a list of them'},
+        "Aggregations": {"description": "Aggregations (search.md)"},
+        "FacetBuilders": {"description": "Accepted and ignored, as the reference does"},
     },
 )
 
@@ -399,13 +407,16 @@ LOCATION: Schema = representation(
         "childCount": NUMBER,
         "remoteId": TEXT,
         "Children": REF,
-        "Content": REF,
         "sortField": TEXT,
         "sortOrder": TEXT,
         "UrlAliases": REF,
-        "ContentInfo": {**REF, "required": ["_media-type", "_href", "Content"]},
+        # the top location's parent is itself: no _href
+        "ParentLocation": shape({"_media-type": TEXT}, {"_href": TEXT}),
     },
-    {"ParentLocation": REF},
+    {
+        "Content": REF,  # not on the virtual root location, which has no content
+        "ContentInfo": shape({"_media-type": TEXT, "_href": TEXT, "Content": CONTENT}),
+    },
 )
 CONTENT_TYPE: Schema = representation(
     {
