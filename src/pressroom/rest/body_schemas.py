@@ -484,7 +484,7 @@ VIEW: Schema = representation(
 )
 ERROR_MESSAGE: Schema = shape(
     {"_media-type": TEXT, "errorCode": NUMBER, "errorMessage": TEXT, "errorDescription": TEXT},
-    {"errorDetails": {"type": "object"}, "trace": TEXT, "file": TEXT, "line": NUMBER},
+    {"errorDetails": {"type": "object"}},
 )
 
 # Output media type -> the schema of its root element's value.
