@@ -17,6 +17,8 @@ from lxml import etree
 from psycopg import sql
 from sqlalchemy import Engine, event
 
+from tests.body_check import check_bodies
+
 PREFIX = "/api/ibexa/v2"
 EZ_PREFIX = "/api/ezp/v2"
 ADMIN = "Basic " + base64.b64encode(b"admin:publish").decode()
@@ -67,6 +69,8 @@ class Api:
         response: httpx.Response = self.client.request(
             method, url, content=content, headers=all_headers, **kwargs
         )
+        content_type = next((v for k, v in all_headers.items() if k.lower() == "content-type"), None)
+        check_bodies(content_type, content, response)  # the document's schemas hold for real bodies
         return response
 
     def get(self, path: str, **kwargs: Any) -> httpx.Response:

@@ -6,6 +6,7 @@ work when a browser has rendered it.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -33,11 +34,25 @@ def test_docs_page_renders_the_operations(live_server: str, tmp_path: Path) -> N
             page.goto(live_server + "/docs")
             page.wait_for_selector(".opblock-summary-path", timeout=60_000)
             paths = page.locator(".opblock-summary-path").all_inner_texts()
+            summaries = page.locator(".opblock-summary-description").all_inner_texts()
+            # a person opens "Create content": its description, its example body, the body's schema
+            create = page.locator(".opblock-post").filter(
+                has=page.locator(".opblock-summary-description", has_text=re.compile("^Create content$"))
+            )
+            create.locator(".opblock-summary").click()
+            create.locator(".opblock-body").wait_for(timeout=30_000)
+            opened = create.locator(".opblock-body").inner_text()
+            create.locator(".opblock-section-request-body").get_by_text("Schema", exact=True).click()
+            schema = create.locator(".opblock-section-request-body .model-box").first.inner_text()
             screenshot = tmp_path / "docs.png"
             page.screenshot(path=str(screenshot))
         finally:
             browser.close()
     assert any(path.replace("\u200b", "") == "/content/objects" for path in paths), paths[:20]
+    assert len(summaries) == len(paths) and "Load a section" in summaries  # plain words, every operation
+    assert "content/create" in opened and "Errors:" in opened  # who may call it, what its errors mean
+    assert '"ContentCreate"' in opened and "mainLanguageCode" in opened  # the example body
+    assert "ContentCreate" in schema and "ContentType" in schema  # the body's schema, its properties
     spec = httpx.get(live_server + "/api/ibexa/v2/openapi.json").json()
     assert len(paths) == sum(len(item) for item in spec["paths"].values())  # every operation is listed
     assert screenshot.read_bytes().startswith(PNG)

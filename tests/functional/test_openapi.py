@@ -17,9 +17,11 @@ from pressroom.rest.app import RestApp
 from pressroom.rest.declared import UndeclaredResponse, success_responses
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty
+from pressroom.rest.route_texts import TEXTS
 from pressroom.rest.routes import ROUTES
 from pressroom.rest.routing import Router, make_route
 from tests.conftest import make_settings
+from tests.helpers import Api, media
 
 DIALECTS = (("/api/ibexa/v2", "ibexa"), ("/api/ezp/v2", "ez"))
 
@@ -68,8 +70,9 @@ def test_every_route_is_described_and_nothing_else(client: TestClient) -> None:
         for route in ROUTES
         for method in route.methods
     }
-    assert described(spec) == expected
     assert len(expected) == len([method for route in ROUTES for method in route.methods])
+    heads = {("HEAD", path) for method, path in expected if method == "GET"}  # every GET route serves HEAD
+    assert described(spec) == expected | heads
 
 
 def test_custom_methods_are_posts_naming_the_verb(client: TestClient) -> None:
@@ -248,3 +251,102 @@ def test_a_status_shared_with_and_without_a_body_declares_none(client: TestClien
         "/api/ibexa/v2/content/types/1", auth=("admin", "publish"), headers={"x-http-method-override": "COPY"}
     )
     assert (copy.status_code, copy.content) == (201, b"")
+
+
+def test_every_operation_reads_like_documentation(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    for path, item in spec["paths"].items():
+        for key, operation in item.items():
+            names = operation["operationId"].removesuffix(".head").split("+")
+            summary, description = operation["summary"], operation["description"]
+            assert not any(name in summary for name in names), (path, key, summary)  # words, not route names
+            assert summary[0].isupper() and len(summary.split()) >= 2, (path, key, summary)
+            for status in (status for status in operation["responses"] if int(status) >= 400):
+                assert f"\n- {status} " in description, (path, key, status)  # each error explained
+    assert set(TEXTS) == {route.name for route in ROUTES}  # a text for every route, none left stale
+    create = spec["paths"]["/content/objects"]["post"]
+    assert create["summary"] == "Create content"
+    assert "content/create" in create["description"]  # who may call it
+    shared = spec["paths"]["/content/types/{typeId}"]["post"]
+    assert shared["summary"] == "Copy a content type; Start a content type draft"
+    assert "**COPY**:" in shared["description"] and "**POST**:" in shared["description"]
+
+
+def test_head_is_described_where_it_works(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    head = spec["paths"]["/content/sections/{sectionId}"]["head"]
+    assert head["operationId"] == "section.load.head"
+    assert "content" not in head["responses"]["200"]
+    assert head["responses"]["404"]["description"].startswith("Not Found")
+    answer = client.head("/api/ibexa/v2/content/sections/1", auth=("admin", "publish"))
+    assert (answer.status_code, answer.content) == (200, b"")
+    assert all("head" not in item for item in spec["paths"].values() if "get" not in item)
+
+
+MISSING_LOCATION = "/api/ibexa/v2/content/locations/1/999999"
+BODIES_NAMING_NOTHING = (
+    (
+        "/content/objects",
+        "ContentCreate",
+        {
+            "ContentType": {"_href": "/api/ibexa/v2/content/types/1"},
+            "mainLanguageCode": "eng-GB",
+            "LocationCreate": {"ParentLocation": {"_href": MISSING_LOCATION}},
+            "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "x"}]},
+        },
+    ),
+    (
+        "/content/urlaliases",
+        "UrlAliasCreate",
+        {
+            "_type": "LOCATION",
+            "location": {"_href": MISSING_LOCATION},
+            "path": "/x",
+            "languageCode": "eng-GB",
+        },
+    ),
+    (
+        "/user/groups/subgroups",
+        "UserGroupCreate",
+        {
+            "ContentType": {"_href": "/api/ibexa/v2/content/types/999999"},
+            "mainLanguageCode": "eng-GB",
+            "fields": {"field": [{"fieldDefinitionIdentifier": "name", "fieldValue": "x"}]},
+        },
+    ),
+)
+
+
+@pytest.mark.parametrize(("path", "name", "body"), BODIES_NAMING_NOTHING)
+def test_a_body_naming_what_does_not_exist_answers_a_declared_404(
+    api: Api, path: str, name: str, body: dict[str, Any]
+) -> None:
+    # schemathesis found it: a POST without path parameters whose body names a missing item answers 404
+    answer = api.post(path, body={name: body}, content_type=media(name))
+    assert answer.status_code == 404, answer.text
+    spec = api.get("/openapi.json").json()
+    assert "404" in spec["paths"][path]["post"]["responses"]
+
+
+def test_reads_with_a_session_need_no_csrf_token(client: TestClient) -> None:
+    spec = client.get("/api/ibexa/v2/openapi.json").json()
+    assert {"session": [], "csrf": []} in spec["security"]  # what writes need
+    sections = spec["paths"]["/content/sections"]
+    for read in (sections["get"], sections["head"]):
+        assert {"session": []} in read["security"] and {"basic": []} in read["security"]
+        assert all("csrf" not in requirement for requirement in read["security"])
+    assert "security" not in sections["post"]
+    # a session's cookie alone reads; it writes only with its CSRF token
+    login = client.post(
+        "/api/ibexa/v2/user/sessions",
+        content=b'{"SessionInput": {"login": "admin", "password": "publish"}}',
+        headers={"Content-Type": media("SessionInput"), "Accept": media("Session")},
+    )
+    assert login.status_code == 201, login.text
+    assert (
+        client.get("/api/ibexa/v2/content/sections/1", headers={"Accept": media("Section")}).status_code
+        == 200
+    )
+    write = {"Content-Type": media("SectionInput")}
+    body = b'{"SectionInput": {"identifier": "csrf_probe", "name": "Probe"}}'
+    assert client.post("/api/ibexa/v2/content/sections", content=body, headers=write).status_code == 401

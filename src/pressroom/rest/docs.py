@@ -46,12 +46,14 @@ _PAGE = """<!doctype html>
 
 def _init_script(urls: list[dict[str, str]]) -> bytes:
     # validatorUrl null: Swagger UI would otherwise ask a public validator about the document.
+    # defaultModelExpandDepth: an opened body schema shows its properties, not a collapsed root element.
     return (
         "window.ui = SwaggerUIBundle({\n"
         f"  urls: {orjson.dumps(urls).decode()},\n"
         '  dom_id: "#swagger-ui",\n'
         "  deepLinking: true,\n"
         "  validatorUrl: null,\n"
+        "  defaultModelExpandDepth: 4,\n"
         "  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],\n"
         '  layout: "StandaloneLayout"\n'
         "});\n"

@@ -5,21 +5,27 @@ methods, so a custom one (COPY, MOVE, PUBLISH, SWAP) is described as the POST it
 ``X-HTTP-Method-Override`` naming it and the verb in ``x-http-method``. When several operations of one
 path share the POST slot (a real POST and custom methods, or several custom methods), they are described
 as one POST operation whose ``x-http-methods`` lists each, with the union of their inputs and answers.
+Every GET path also lists HEAD (the same answers, headers only). Summaries and descriptions come from
+rest/route_texts.py; each description ends with what the operation's error statuses mean.
 
-Schemas: an input or output media type's JSON form is an object with one key, its root element; what the
-parsers read inside is not declared anywhere, so the inner object only requires what every
-representation has (``_media-type`` for outputs) and allows any other property. ErrorMessage is exact.
+Schemas: an input or output media type's JSON form is an object with one key, its root element. The
+main inputs and outputs have full schemas, and each input an example (rest/body_schemas.py); the others
+only require what every representation has (``_media-type`` for outputs).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from pressroom.config import Dialect
 from pressroom.domain.integers import MAX_ID
+from pressroom.rest.body_schemas import EXAMPLE_PREFIX, INPUTS, OUTPUTS
 from pressroom.rest.declared import RAW, error_statuses, success_responses
 from pressroom.rest.errors import REASONS
 from pressroom.rest.output.visitor import registered_outputs
+from pressroom.rest.route_texts import ERRORS, TEXTS
 from pressroom.rest.routing import Route, Router, pattern_of, template_parameters
 
 VERSION = "3.1.0"
@@ -83,6 +89,8 @@ class _Builder:
             for fmt in FORMATS:
                 ref = f"#/components/schemas/{prefix}{name}{'' if fmt == 'json' else '.xml'}"
                 content[self.media(name, fmt)] = {"schema": {"$ref": ref}}
+                if prefix and fmt == "json" and name in INPUTS:
+                    content[self.media(name, fmt)]["example"] = self.example(name)
         return content
 
     def responses(self, routes: list[Route], errors: set[int]) -> dict[str, Any]:
@@ -113,7 +121,7 @@ class _Builder:
     def error_responses(self) -> dict[str, Any]:
         return {
             f"Error{status}": {
-                "description": REASONS.get(status, "Error") + " (an ErrorMessage says why)",
+                "description": _error_text(status) + " (an ErrorMessage says why)",
                 "content": self.content((_ERROR,), ""),
             }
             for status in sorted(self.errors)
@@ -173,17 +181,16 @@ class _Builder:
                     "schema": {"type": "string"},
                 }
             )
+        # a POST whose override names no method of the path is a 405
+        responses = self.responses(routes, {405} if custom else set())
         described: dict[str, Any] = {
             "operationId": "+".join(route.name for route in routes),
             "tags": sorted({route.name.split(".", 1)[0] for route in routes}),
-            "summary": " / ".join(f"{verb} ({route.name})" for verb, route in pairs),
+            "summary": "; ".join(TEXTS[route.name][0] for _, route in pairs),
+            "description": _description(pairs, responses),
             "parameters": parameters,
-            # a POST whose override names no method of the path is a 405
-            "responses": self.responses(routes, {405} if custom else set()),
+            "responses": responses,
         }
-        descriptions = [(route.handler.__doc__ or "").strip() for route in routes]
-        if any(descriptions):
-            described["description"] = "\n\n".join(text for text in descriptions if text)
         if len(pairs) > 1:
             described["x-http-methods"] = [
                 {"method": verb, "operationId": route.name} for verb, route in pairs
@@ -203,38 +210,41 @@ class _Builder:
         slots: dict[str, dict[str, list[tuple[str, Route]]]] = {}
         for route in self.router.routes:
             for method in route.methods:
-                path = slots.setdefault(path_of(route.template), {})
-                path.setdefault(_slot(method), []).append((method, route))
-        return {
-            path: {key: self.operation(pairs) for key, pairs in item.items()} for path, item in slots.items()
-        }
+                slot = slots.setdefault(path_of(route.template), {})
+                slot.setdefault(_slot(method), []).append((method, route))
+        described: dict[str, Any] = {}
+        for path, item in slots.items():
+            operations = {key: self.operation(pairs) for key, pairs in item.items()}
+            if "get" in operations:
+                operations["head"] = _head(operations["get"])
+            described[path] = operations
+        return described
 
     def schemas(self) -> dict[str, Any]:
         schemas: dict[str, Any] = {}
         for media, root in registered_outputs():
-            schemas[media] = _json_schema(
-                root, {"required": ["_media-type"], "properties": {"_media-type": {"type": "string"}}}
-            )
+            schemas[media] = _json_schema(root, OUTPUTS.get(media, _REPRESENTATION))
             schemas[media + ".xml"] = _xml_schema(root)
         for name in sorted(self.inputs):
-            schemas["Input." + name] = _json_schema(name, {})
+            schemas["Input." + name] = _json_schema(name, INPUTS[name][0] if name in INPUTS else _ANY_OBJECT)
             schemas["Input." + name + ".xml"] = _xml_schema(name)
-        schemas[_ERROR] = _json_schema(
-            _ERROR,
-            {
-                "required": ["_media-type", "errorCode", "errorMessage", "errorDescription"],
-                "properties": {
-                    "_media-type": {"type": "string"},
-                    "errorCode": {"type": "integer"},
-                    "errorMessage": {"type": "string"},
-                    "errorDescription": {"type": "string"},
-                    "errorDetails": {"type": "object"},
-                },
-            },
-        )
+        schemas[_ERROR] = _json_schema(_ERROR, OUTPUTS[_ERROR])
         schemas[_ERROR + ".xml"] = _xml_schema(_ERROR)
         return dict(sorted(schemas.items()))
 
+    def example(self, name: str) -> Any:
+        """The example of an input, its hrefs under this dialect's prefix."""
+        raw = orjson.dumps({name: INPUTS[name][1]}).decode()
+        return orjson.loads(raw.replace(EXAMPLE_PREFIX, self.dialect.prefix))
+
+
+# What is known of a representation or input without a schema of its own.
+_REPRESENTATION: dict[str, Any] = {
+    "type": "object",
+    "required": ["_media-type"],
+    "properties": {"_media-type": {"type": "string"}},
+}
+_ANY_OBJECT: dict[str, Any] = {"type": "object"}
 
 _DESCRIPTIONS = {
     200: "OK",
@@ -245,6 +255,39 @@ _DESCRIPTIONS = {
 }
 
 
+def _description(pairs: list[tuple[str, Route]], responses: dict[str, Any]) -> str:
+    """What the operation does, who may call it, and what each of its error statuses means."""
+    if len(pairs) == 1:
+        text = TEXTS[pairs[0][1].name][1]
+    else:
+        text = "\n\n".join(f"**{verb}**: {TEXTS[route.name][1]}" for verb, route in pairs)
+    errors = [int(status) for status in responses if int(status) >= 400]
+    lines = "\n".join(f"- {status} {_error_text(status)}" for status in errors)
+    return f"{text}\n\nErrors:\n{lines}"
+
+
+def _error_text(status: int) -> str:
+    return f"{REASONS[status]}: {ERRORS[status]}"
+
+
+def _head(get: dict[str, Any]) -> dict[str, Any]:
+    """HEAD answers what GET answers, headers only (every GET route serves it)."""
+    responses = {
+        status: {"description": _error_text(int(status))}
+        if "$ref" in response
+        else {key: value for key, value in response.items() if key != "content"}
+        for status, response in get["responses"].items()
+    }
+    return {
+        **get,
+        "operationId": get["operationId"] + ".head",
+        "summary": get["summary"] + " (headers only)",
+        "description": "The headers GET answers (status, ETag, Content-Type...), without the body.\n\n"
+        + get["description"],
+        "responses": responses,
+    }
+
+
 def _slot(method: str) -> str:
     return STANDARD.get(method, "post")
 
@@ -253,7 +296,7 @@ def _json_schema(root: str, inner: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": "object",
         "required": [root],
-        "properties": {root: {"type": "object", "additionalProperties": True, **inner}},
+        "properties": {root: inner},
         "additionalProperties": False,
     }
 
@@ -317,6 +360,16 @@ def document(
     builder = _Builder(router, dialect)
     paths = builder.paths()
     schemes = security_schemes(auth_methods, session_cookie)
+    security = [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}]
+    if "session" in auth_methods:
+        # reads need the session cookie only: X-CSRF-Token guards the unsafe methods
+        reading: list[dict[str, list[str]]] = [
+            {name: [] for name in requirement if name != "csrf"} for requirement in security
+        ]
+        for item in paths.values():
+            for key in ("get", "head"):
+                if key in item:
+                    item[key]["security"] = reading
     return {
         "openapi": VERSION,
         "info": {
@@ -335,5 +388,5 @@ def document(
             "responses": builder.error_responses(),
             "securitySchemes": schemes,
         },
-        "security": [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}],
+        "security": security,
     }

@@ -165,7 +165,15 @@ ROUTES: list[Route] = [
     make_route("DELETE", _DRAFT_FIELD, ct.delete_draft_field_definition, "field_definition.draft_delete"),
     # content items, versions, translations, relations
     make_route("GET", "/content/objects", co.find_content, "content.find", query="remoteId", errors=(404,)),
-    make_route("POST", "/content/objects", co.create_content, "content.create", accepts="ContentCreate"),
+    # (404: the body's references name what does not exist, here and in the other path-less creates below)
+    make_route(
+        "POST",
+        "/content/objects",
+        co.create_content,
+        "content.create",
+        accepts="ContentCreate",
+        errors=(404,),
+    ),
     make_route(
         "PATCH", _CONTENT, co.update_content, "content.update", accepts="ContentUpdate", errors=(412,)
     ),
@@ -325,7 +333,14 @@ ROUTES: list[Route] = [
     ),
     # URL aliases and wildcards
     make_route("GET", "/content/urlaliases", ua.list_global_aliases, "url_alias.list"),
-    make_route("POST", "/content/urlaliases", ua.create_alias, "url_alias.create", accepts="UrlAliasCreate"),
+    make_route(
+        "POST",
+        "/content/urlaliases",
+        ua.create_alias,
+        "url_alias.create",
+        accepts="UrlAliasCreate",
+        errors=(404,),
+    ),
     make_route("GET", "/content/urlaliases/{urlAliasId}", ua.load_alias, "url_alias.load"),
     make_route(
         "DELETE", "/content/urlaliases/{urlAliasId}", ua.delete_alias, "url_alias.delete", errors=(406,)
@@ -412,6 +427,7 @@ ROUTES: list[Route] = [
         ug.create_root_subgroup,
         "user_group.create_root",
         accepts="UserGroupCreate",
+        errors=(404,),
     ),
     make_route("GET", _USER_GROUP, ug.load_group, "user_group.load"),
     make_route(
