@@ -26,6 +26,7 @@ from pressroom.config import Settings
 from pressroom.domain import passwords
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise
+from pressroom.storage.sql.store import SqlStore
 from tests.helpers import Api, RememberingHasher, ScratchPostgres
 
 POSTGRES_URL = os.environ.get("PRESSROOM_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -139,6 +140,12 @@ def engine(database_url: str) -> Iterator[Engine]:
     engine = make_engine(database_url)
     yield engine
     engine.dispose()
+
+
+@pytest.fixture
+def store(engine: Engine) -> SqlStore:
+    """The SQL store over each kind of database (storage tests)."""
+    return SqlStore(engine)
 
 
 def make_settings(database_url: str, tmp_path: Path, **overrides: object) -> Settings:

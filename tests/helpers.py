@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import http.server
 import queue
 import threading
 import uuid
@@ -203,3 +204,16 @@ class StatementCounter:
 
     def __exit__(self, *_exc: object) -> None:
         event.remove(Engine, "before_cursor_execute", self._record)
+
+
+@contextmanager
+def local_http_server(handler: type[http.server.BaseHTTPRequestHandler], port: int) -> Iterator[None]:
+    """``handler`` served on 127.0.0.1:``port`` from a thread (a webhook receiver, a fake proxy)."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        server.shutdown()
+        server.server_close()

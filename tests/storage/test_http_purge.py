@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import http.server
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ from pressroom.storage.purge import NAME, XkeyPurger, batches, parse_endpoints
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import free_port
+from tests.helpers import local_http_server
 from tests.storage.test_events import settle
 
 
@@ -63,12 +63,8 @@ def proxy() -> Iterator[FakeProxy]:
         def log_message(self, *_args: object) -> None:
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", state.port), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield state
-    server.shutdown()
-    server.server_close()
+    with local_http_server(Handler, state.port):
+        yield state
 
 
 def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int) -> None:
