@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -18,7 +20,7 @@ from pressroom.config import Settings
 from pressroom.domain.event import NewEvent, new_secret, verify
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
-from tests.conftest import make_settings, running_server
+from tests.conftest import make_settings, running_server, spawn_server
 from tests.functional.role_support import make_group, make_role, make_user
 from tests.functional.support import error_message
 from tests.helpers import ADMIN, PREFIX, Api, media, xml
@@ -297,3 +299,47 @@ def test_the_feed_streams_live_as_server_sent_events_and_resumes(tmp_path: Path)
             assert refused.status_code == 400
         finally:
             engine.dispose()
+
+
+def test_two_server_processes_on_one_postgresql_deliver_each_event_once(
+    installed_postgres_url: str,
+    tmp_path: Path,
+    receiver: Receiver,  # noqa: F811
+) -> None:
+    """Two `pressroom serve` processes (two workers each) share the deliveries through row locks: every
+    event of the log reaches the receiver once, in order per item."""
+    options = {"PRESSROOM_WEBHOOK_ALLOW_PRIVATE": "1", "PRESSROOM_EVENTS_POLL_SECONDS": "0.1"}
+    # one repository, one file store: the second host must use the store the first recorded
+    servers = [spawn_server(tmp_path, installed_postgres_url, workers=2, **options) for _ in range(2)]
+    try:
+        created = httpx.post(
+            f"{servers[0][1]}{PREFIX}/webhooks",
+            content=orjson.dumps({"WebhookInput": {"url": receiver.url}}),
+            headers={"Authorization": ADMIN, "Content-Type": media("WebhookInput"), "Accept": WEBHOOK},
+        )
+        assert created.status_code == 201, created.text
+        time.sleep(1)  # the dispatchers' fan-out cursor starts at the end of the log
+        engine = make_engine(installed_postgres_url)
+        try:
+            for version in range(5):
+                for item in range(6):
+                    with SqlStore(engine).write() as tx:
+                        data = {"versionNo": version}
+                        tx.events.append(
+                            NewEvent("content.published", 14, 100 + item, f"content/{100 + item}", data)
+                        )
+        finally:
+            engine.dispose()
+        deadline = time.monotonic() + 60
+        while len(receiver.received) < 30 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)  # anything sent twice would arrive now
+        bodies = [orjson.loads(body) for _, body in receiver.received]
+        assert len(bodies) == 30 and len({body["id"] for body in bodies}) == 30
+        for item in range(6):
+            versions = [b["data"]["versionNo"] for b in bodies if b["subject"] == f"content/{100 + item}"]
+            assert versions == list(range(5))
+    finally:
+        for process, _ in servers:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=20)
