@@ -223,7 +223,7 @@ def view_api(
     with _database(request, root, template_sqlite) as url:
         app = create_app(make_settings(url, root))
         with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as client:
-            yield Api(client)
+            yield Api(client, check_schemas=False)  # random bodies probe "no 5xx", not the schemas
 
 
 @contextmanager
@@ -248,7 +248,7 @@ def test_any_view_input_is_answered_without_a_5xx(
     view_api: Api, fmt: str, view: tuple[dict[str, Any], str | None, int], anonymous: bool
 ) -> None:
     body, version, depth = view
-    api = Api(view_api.client, auth=None) if anonymous else view_api
+    api = Api(view_api.client, auth=None, check_schemas=False) if anonymous else view_api
     content_type = media("ViewInput", fmt) + (f"; version={version}" if version else "")
     response = api.post(
         "/views", body=render(body, fmt, depth), content_type=content_type, accept=media("View")

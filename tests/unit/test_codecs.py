@@ -515,3 +515,26 @@ def test_json_nested_deeper_than_the_limit_is_refused_naming_it() -> None:
     )
     allowed = LIMITS.depth - 1
     assert decode(b'{"SessionInput": ' + b"[" * allowed + b"]" * allowed + b"}", JSON)[0] == "SessionInput"
+
+
+@pytest.mark.parametrize(
+    ("entry", "named"),
+    [
+        ({"_languageCode": None, "#text": "A type"}, "'_languageCode'"),  # was stored under "None"
+        ({"_languageCode": "", "#text": "A type"}, "'_languageCode'"),
+        ({"_languageCode": 7, "#text": "A type"}, "'_languageCode'"),
+        ({"_languageCode": "eng-GB", "#text": {"nested": 1}}, "'#text'"),
+        ({"_languageCode": "eng-GB", "#text": ["a"]}, "'#text'"),
+    ],
+)
+def test_translated_values_need_a_language_code_and_text(entry: dict[str, object], named: str) -> None:
+    node = Node({"names": {"value": [entry]}}, "ContentTypeCreate")
+    with pytest.raises(BadRequest, match=named):
+        node.translated("names")
+
+
+def test_translated_values_read_text_and_absent_text() -> None:
+    node = Node(
+        {"names": {"value": [{"_languageCode": "eng-GB", "#text": "A"}, {"_languageCode": "pol-PL"}]}}, "X"
+    )
+    assert node.translated("names") == {"eng-GB": "A", "pol-PL": ""}

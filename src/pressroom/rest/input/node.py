@@ -109,8 +109,12 @@ class Node:
         for entry in as_list(container.data.get("value")):
             if not isinstance(entry, dict) or "_languageCode" not in entry:
                 raise BadRequest(f"Each value of {self.where}.{key} needs a '_languageCode'")
-            text = entry.get("#text", "")
-            result[str(entry["_languageCode"])] = "" if text is None else str(text)
+            code, text = entry["_languageCode"], entry.get("#text", "")
+            if not isinstance(code, str) or not code:
+                raise BadRequest(f"'_languageCode' in {self.where}.{key} must be a language code")
+            if text is not None and not isinstance(text, str):
+                raise BadRequest(f"'#text' in {self.where}.{key} must be a string")
+            result[code] = text or ""
         return result
 
     def hrefs(self, key: str) -> list[str]:
