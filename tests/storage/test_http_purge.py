@@ -82,15 +82,15 @@ def _publish(store: SqlStore, content_id: int, location_id: int, parent_id: int)
 def test_committed_events_purge_their_keys_at_every_endpoint(store: SqlStore, proxy: FakeProxy) -> None:
     purger = XkeyPurger([proxy.endpoint, proxy.endpoint])
     dispatcher = Dispatcher(store, source="/api", publishers=[purger])
-    assert asyncio.run(dispatcher.publish(purger)) is False  # a new consumer starts from now
+    assert asyncio.run(dispatcher.publish(purger)) == 0  # a new consumer starts from now
     _publish(store, 42, 50, 2)
     settle(store)
-    assert asyncio.run(dispatcher.publish(purger)) is True
+    assert asyncio.run(dispatcher.publish(purger)) >= 1  # the write's event (and settle's marker)
     assert len(proxy.received) == 2  # one request per endpoint for the whole batch
     assert all(method == "PURGEKEYS" for method, _ in proxy.received)
     assert {"c42", "cv42", "r42", "l50", "pl2"} <= proxy.keys()
     proxy.received.clear()
-    assert asyncio.run(dispatcher.publish(purger)) is False
+    assert asyncio.run(dispatcher.publish(purger)) == 0
     assert proxy.received == []
 
 
@@ -105,7 +105,7 @@ def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy:
         asyncio.run(dispatcher.publish(purger))
     assert proxy.attempts == 1
     proxy.status = 200
-    assert asyncio.run(dispatcher.publish(purger)) is True
+    assert asyncio.run(dispatcher.publish(purger)) >= 1
     sent = {key for _, headers in proxy.received for key in headers["xkey-softpurge"].split()}
     assert {"c43", "l51", "pl2"} <= sent
 

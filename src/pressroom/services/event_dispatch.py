@@ -140,10 +140,13 @@ class Dispatcher:
             await publisher.close()
 
     async def step(self) -> bool:
-        """One round of work; True when there was any (the loop goes on at once)."""
-        busy = await asyncio.to_thread(self.fan_out)
+        """One round of work; True when more is waiting (the loop goes on at once): a full batch of
+        events, or deliveries sent (the next ones of the same items wait for them). Events that trickle in
+        are taken once per poll, so steady writes do not keep the dispatcher in a loop of transactions
+        (on SQLite each would queue behind the API's writers for the one write lock)."""
+        busy = await asyncio.to_thread(self.fan_out) == BATCH
         for publisher in self.publishers:
-            busy = await self.publish(publisher) or busy
+            busy = await self.publish(publisher) == BATCH or busy
         busy = await self.deliver() or busy
         now = self.clock()
         if now - self._pruned_at > PRUNE_EVERY:
@@ -161,20 +164,21 @@ class Dispatcher:
         observe_events(backlogs, pending)
 
     # -- 1. fan-out -----------------------------------------------------------------------------------------
-    def fan_out(self) -> bool:
+    def fan_out(self) -> int:
+        """Turn new events into deliveries; the number of events taken."""
         with self.store.read() as tx:
             cursor = tx.events.cursor(FAN_OUT)
             if cursor is not None and not tx.events.read(cursor, 1):
-                return False  # nothing new: no write transaction
+                return 0  # nothing new: no write transaction
         with self.store.write() as tx:
             cursor = tx.events.claim_cursor(FAN_OUT)
             if cursor is None:
                 if tx.events.cursor(FAN_OUT) is None:  # the first run: start from now
                     tx.events.set_cursor(FAN_OUT, tx.events.end())
-                return False
+                return 0
             batch = tx.events.read(cursor, BATCH)
             if not batch:
-                return False
+                return 0
             subscriptions = tx.webhooks.subscriptions(enabled_only=True)
             rows = [
                 (webhook.id, event.id, ordering_key(event))
@@ -184,16 +188,17 @@ class Dispatcher:
             ]
             tx.webhooks.enqueue(rows, self.clock())
             tx.events.set_cursor(FAN_OUT, batch[-1].cursor)
-        return True
+        return len(batch)
 
     # -- 2. brokers -----------------------------------------------------------------------------------------
-    async def publish(self, publisher: EventPublisher) -> bool:
+    async def publish(self, publisher: EventPublisher) -> int:
+        """Send the events past the publisher's cursor; the number sent."""
         batch = await asyncio.to_thread(self._unpublished, publisher.name)
         if not batch:
-            return False
+            return 0
         await publisher.publish(batch)  # the broker de-duplicates by event id if this runs twice
         await asyncio.to_thread(self._published, publisher.name, batch[-1])
-        return True
+        return len(batch)
 
     def _unpublished(self, name: str) -> list[Event]:
         with self.store.read() as tx:
