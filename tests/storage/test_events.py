@@ -304,3 +304,23 @@ def test_events_reach_a_jetstream_consumer_once(store: SqlStore) -> None:
         ("pressroom.section.created", "section/1"),
     ]
     assert len(seen) == 3  # and the settle mark: each once, though the batch was sent twice
+
+
+def test_old_events_and_finished_deliveries_are_pruned(store: SqlStore, receiver: Receiver) -> None:
+    clock = Clock()
+    one = dispatcher(store, clock)
+    drain(one)
+    subscribe(store, receiver.url, new_secret(), event_types=("pressroom.content.*",))
+    append(store, "content.published", 57, version=1)
+    drain(one)
+    receiver.status = 503
+    append(store, "content.published", 58, version=1)
+    drain(one)  # this one waits for its retry: pending
+    with store.read() as tx:
+        assert tx.events.count_after(Cursor()) >= 2 and tx.webhooks.pending() == 1
+    one.prune(clock() + 31 * 86400)  # past the 30-day retention
+    with store.read() as tx:
+        # what a pending delivery still has to send stays; the rest goes
+        assert [e.content_id for e in tx.events.read(Cursor(), 10)] == [58]
+        webhook_id = tx.webhooks.subscriptions()[0].id
+        assert [d.status for d in tx.webhooks.deliveries(webhook_id, 10)] == ["pending"]

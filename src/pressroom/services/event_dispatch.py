@@ -268,7 +268,9 @@ class Dispatcher:
 
     # -- 4. retention ---------------------------------------------------------------------------------------
     def prune(self, now: float) -> None:
+        """Events, and deliveries that are done (delivered or failed), older than the retention."""
         with self.store.write() as tx:
             pruned = tx.events.prune(now - self.retention)
-        if pruned:
-            log.info("pruned old events", extra={"events": pruned})
+            finished = tx.webhooks.prune(now - self.retention)
+        if pruned or finished:
+            log.info("pruned old events", extra={"events": pruned, "deliveries": finished})

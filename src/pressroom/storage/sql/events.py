@@ -27,7 +27,7 @@ from pressroom.domain.event import TYPE_PREFIX, Cursor, Event, NewEvent
 from pressroom.domain.query import Criterion, MatchAll
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import upsert
-from pressroom.storage.sql.schema import content, event_cursors, events
+from pressroom.storage.sql.schema import content, event_cursors, events, webhook_deliveries
 
 _PG_TX: ColumnElement[int] = literal_column("pg_current_xact_id()::text::bigint")
 _PG_HORIZON: ColumnElement[int] = literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
@@ -127,5 +127,8 @@ class SqlEventGateway:
         return {row.consumer: self.count_after(Cursor(row.tx, row.event_id)) for row in rows}
 
     def prune(self, before: float) -> int:
-        """Delete events older than ``before`` (Unix seconds); the number deleted."""
-        return int(self.c.execute(delete(events).where(events.c.created_at < before)).rowcount or 0)
+        """Delete events older than ``before`` (Unix seconds) that no pending delivery still has to send;
+        the number deleted."""
+        waiting = select(webhook_deliveries.c.event_id).where(webhook_deliveries.c.status == "pending")
+        statement = delete(events).where(events.c.created_at < before, events.c.id.not_in(waiting))
+        return int(self.c.execute(statement).rowcount or 0)

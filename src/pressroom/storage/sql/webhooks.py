@@ -221,6 +221,11 @@ class SqlWebhookGateway:
             raise NotFound(f"Could not find 'WebhookDelivery' with identifier '{delivery_id}'")
         return _delivery(self.c.execute(select(d).where(d.c.id == delivery_id)).one())
 
+    def prune(self, before: float) -> int:
+        """Delete deliveries made before ``before`` that are done; the number deleted."""
+        done = d.c.status != "pending"
+        return int(self.c.execute(delete(d).where(done, d.c.created_at < before)).rowcount or 0)
+
     def pending(self) -> int:
         return int(self.c.execute(select(func.count()).where(d.c.status == "pending")).scalar_one())
 
