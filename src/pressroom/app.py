@@ -169,10 +169,10 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         role_assignments=RoleAssignmentService(store, permissions),
         search=SearchService(store, permissions),
         events=EventService(
-            store, permissions, allow_private=settings.webhook_allow_private,
+            store, permissions, allow_private=settings.webhook_allow_private, own_ports=own_ports(),
             sender=WebhookSender(
                 settings.dialects[0].prefix, timeout=settings.webhook_timeout_seconds,
-                allow_private=settings.webhook_allow_private,
+                allow_private=settings.webhook_allow_private, own_ports=own_ports(),
             ),
         ),
     )  # fmt: skip
@@ -233,13 +233,17 @@ def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
                 settings.events_nats_url, settings.events_nats_stream, settings.events_nats_subject, source
             )
         )
-    own_port = os.environ.get("PRESSROOM_PORT", "")
     return Dispatcher(
         store, source=source, publishers=publishers, poll_seconds=settings.events_poll_seconds,
         retention_days=settings.events_retention_days, timeout=settings.webhook_timeout_seconds,
-        allow_private=settings.webhook_allow_private,
-        own_ports=frozenset({int(own_port)}) if own_port.isdigit() else frozenset(),
+        allow_private=settings.webhook_allow_private, own_ports=own_ports(),
     )  # fmt: skip
+
+
+def own_ports() -> frozenset[int]:
+    """The port this server answers on (``serve`` passes it to its workers): webhooks may not point at it."""
+    port = os.environ.get("PRESSROOM_PORT", "")
+    return frozenset({int(port)}) if port.isdigit() else frozenset()
 
 
 class WithDispatcher:

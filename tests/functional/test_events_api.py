@@ -343,3 +343,15 @@ def test_two_server_processes_on_one_postgresql_deliver_each_event_once(
         for process, _ in servers:
             os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=20)
+
+
+def test_a_webhook_may_not_point_at_the_server_itself(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PRESSROOM_PORT", "8089")  # what `serve` tells its workers
+    settings = make_settings(sqlite_url, tmp_path, webhook_allow_private=True)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        api = Api(client)
+        refused = create_webhook(api, "http://127.0.0.1:8089/api/ibexa/v2/views")
+        assert "this server itself" in error_message(refused, 400)["errorDescription"]
+        assert create_webhook(api, "http://127.0.0.1:8090/hook").status_code == 201  # another port
