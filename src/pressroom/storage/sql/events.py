@@ -9,6 +9,8 @@ transaction that has ended, so nothing can appear behind a reader's cursor later
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 import orjson
 from sqlalchemy import (
@@ -33,16 +35,17 @@ _PG_TX: ColumnElement[int] = literal_column("pg_current_xact_id()::text::bigint"
 _PG_HORIZON: ColumnElement[int] = literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
 
 
-def _event(row: object) -> Event:
+def event_of(row: Mapping[Any, Any]) -> Event:
+    """An event of its ``events`` columns by name (``row._mapping`` of a plain select)."""
     return Event(
-        id=row.id,  # type: ignore[attr-defined]
-        tx=row.tx,  # type: ignore[attr-defined]
-        type=row.type,  # type: ignore[attr-defined]
-        time=row.created_at,  # type: ignore[attr-defined]
-        user_id=row.user_id,  # type: ignore[attr-defined]
-        content_id=row.content_id,  # type: ignore[attr-defined]
-        subject=row.subject,  # type: ignore[attr-defined]
-        data=orjson.loads(row.data),  # type: ignore[attr-defined]
+        id=row["id"],
+        tx=row["tx"],
+        type=row["type"],
+        time=row["created_at"],
+        user_id=row["user_id"],
+        content_id=row["content_id"],
+        subject=row["subject"],
+        data=orjson.loads(row["data"]),
     )
 
 
@@ -84,7 +87,7 @@ class SqlEventGateway:
                     events.c.content_id.in_(select(item.c.id).where(compile_criterion(readable, item=item)))
                 )
         query = query.order_by(events.c.tx, events.c.id).limit(limit)
-        return [_event(row) for row in self.c.execute(query)]
+        return [event_of(row._mapping) for row in self.c.execute(query)]
 
     def end(self) -> Cursor:
         """The position after the last committed event (where a new consumer starts)."""

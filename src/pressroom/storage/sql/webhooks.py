@@ -10,43 +10,44 @@ each item's events arrive in order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import orjson
-from sqlalchemy import Connection, and_, delete, exists, func, insert, select, update
+from sqlalchemy import Connection, Row, Table, and_, delete, exists, func, insert, select, update
 
 from pressroom.domain.errors import NotFound
 from pressroom.domain.event import Delivery, Event, Webhook, WebhookInput
-from pressroom.storage.sql.events import _event
+from pressroom.storage.sql.events import event_of
 from pressroom.storage.sql.schema import events, webhook_deliveries, webhooks
 
 d = webhook_deliveries
 
 
-def _webhook(row: object) -> Webhook:
+def _webhook(row: Mapping[Any, Any]) -> Webhook:
     return Webhook(
-        id=row.id,  # type: ignore[attr-defined]
-        url=row.url,  # type: ignore[attr-defined]
-        event_types=tuple(orjson.loads(row.event_types)),  # type: ignore[attr-defined]
-        subtree=row.subtree,  # type: ignore[attr-defined]
-        enabled=bool(row.enabled),  # type: ignore[attr-defined]
-        disabled_reason=row.disabled_reason,  # type: ignore[attr-defined]
-        created_at=row.created_at,  # type: ignore[attr-defined]
-        secret=row.secret,  # type: ignore[attr-defined]
+        id=row["id"],
+        url=row["url"],
+        event_types=tuple(orjson.loads(row["event_types"])),
+        subtree=row["subtree"],
+        enabled=bool(row["enabled"]),
+        disabled_reason=row["disabled_reason"],
+        created_at=row["created_at"],
+        secret=row["secret"],
     )
 
 
-def _delivery(row: object) -> Delivery:
+def _delivery(row: Mapping[Any, Any]) -> Delivery:
     return Delivery(
-        id=row.id,  # type: ignore[attr-defined]
-        webhook_id=row.webhook_id,  # type: ignore[attr-defined]
-        event_id=row.event_id,  # type: ignore[attr-defined]
-        status=row.status,  # type: ignore[attr-defined]
-        attempts=row.attempts,  # type: ignore[attr-defined]
-        next_attempt_at=row.next_attempt_at,  # type: ignore[attr-defined]
-        last_status=row.last_status,  # type: ignore[attr-defined]
-        last_error=row.last_error,  # type: ignore[attr-defined]
-        delivered_at=row.delivered_at,  # type: ignore[attr-defined]
+        id=row["id"],
+        webhook_id=row["webhook_id"],
+        event_id=row["event_id"],
+        status=row["status"],
+        attempts=row["attempts"],
+        next_attempt_at=row["next_attempt_at"],
+        last_status=row["last_status"],
+        last_error=row["last_error"],
+        delivered_at=row["delivered_at"],
     )
 
 
@@ -76,13 +77,13 @@ class SqlWebhookGateway:
         row = self.c.execute(select(webhooks).where(webhooks.c.id == webhook_id)).first()
         if row is None:
             raise NotFound(f"Could not find 'Webhook' with identifier '{webhook_id}'")
-        return _webhook(row)
+        return _webhook(row._mapping)
 
     def subscriptions(self, enabled_only: bool = False) -> list[Webhook]:
         query = select(webhooks).order_by(webhooks.c.id)
         if enabled_only:
             query = query.where(webhooks.c.enabled.is_(True))
-        return [_webhook(row) for row in self.c.execute(query)]
+        return [_webhook(row._mapping) for row in self.c.execute(query)]
 
     def update(self, webhook_id: int, struct: WebhookInput) -> Webhook:
         self.get(webhook_id)
@@ -168,9 +169,8 @@ class SqlWebhookGateway:
         )
         claimed = []
         for row in rows:
-            mapping = row._mapping
-            delivery = _delivery(_Row(mapping, d))
-            claimed.append((delivery, _webhook(_Row(mapping, webhooks)), _event(_Row(mapping, events))))
+            delivery = _delivery(_columns(row, d))
+            claimed.append((delivery, _webhook(_columns(row, webhooks)), event_of(_columns(row, events))))
         return claimed
 
     def record(
@@ -208,7 +208,7 @@ class SqlWebhookGateway:
         rows = self.c.execute(
             select(d).where(d.c.webhook_id == webhook_id).order_by(d.c.id.desc()).limit(limit).offset(offset)
         )
-        return [_delivery(row) for row in rows]
+        return [_delivery(row._mapping) for row in rows]
 
     def replay(self, webhook_id: int, delivery_id: int, now: float) -> Delivery:
         """Send a delivery again (whatever its state), as soon as its turn comes."""
@@ -219,7 +219,7 @@ class SqlWebhookGateway:
         ).rowcount
         if not changed:
             raise NotFound(f"Could not find 'WebhookDelivery' with identifier '{delivery_id}'")
-        return _delivery(self.c.execute(select(d).where(d.c.id == delivery_id)).one())
+        return _delivery(self.c.execute(select(d).where(d.c.id == delivery_id)).one()._mapping)
 
     def prune(self, before: float) -> int:
         """Delete deliveries made before ``before`` that are done; the number deleted."""
@@ -230,12 +230,6 @@ class SqlWebhookGateway:
         return int(self.c.execute(select(func.count()).where(d.c.status == "pending")).scalar_one())
 
 
-class _Row:
-    """The columns of one table out of a joined row (the tables share column names such as ``id``)."""
-
-    def __init__(self, mapping: object, table: object) -> None:
-        self._mapping = mapping
-        self._table = table
-
-    def __getattr__(self, name: str) -> object:
-        return self._mapping[self._table.c[name]]  # type: ignore[index, attr-defined]
+def _columns(row: Row[Any], table: Table) -> dict[str, Any]:
+    """The columns of one table out of a joined row, by name (the tables share names such as ``id``)."""
+    return {column.name: row._mapping[column] for column in table.c}
