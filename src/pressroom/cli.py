@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import shutil
 import sys
-import tempfile
 import zipfile
 from dataclasses import replace
 from pathlib import Path
@@ -15,9 +13,6 @@ from typing import Any
 
 import orjson
 from alembic.util.exc import CommandError
-from granian.constants import Interfaces, Loops
-from granian.http import HTTP1Settings
-from granian.server import Server
 from sqlalchemy import Engine
 
 from pressroom import __version__
@@ -33,9 +28,8 @@ from pressroom.app import (
 from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.domain.event import Webhook, WebhookInput
-from pressroom.logs import configure_logging, granian_log_config
+from pressroom.logs import configure_logging
 from pressroom.progress import Progress, for_stream
-from pressroom.rest.operations import serve_metrics
 from pressroom.services.events import EventService
 from pressroom.services.integrity import DEFAULT_GRACE_SECONDS, IntegrityService
 from pressroom.services.language import LanguageService
@@ -312,57 +306,12 @@ def _serve(args: argparse.Namespace) -> int:
     os.environ["PRESSROOM_PORT"] = str(args.port)  # webhooks may not point back at it
     if args.access_log:
         os.environ["PRESSROOM_ACCESS_LOG"] = "1"
-    own_directory = None
-    if (args.workers > 1 or settings.metrics_address) and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start, removed at
-        # the end). On an address of its own, /metrics is answered by this process: from the directory too.
-        own_directory = tempfile.mkdtemp(prefix="pressroom-metrics-")
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
-    try:
-        metrics_server = None
-        if settings.metrics_address:
-            host, port = settings.metrics_address
-            try:
-                metrics_server = serve_metrics(settings.metrics_address, settings.metrics_token)
-            except OSError as error:
-                print(f"error: cannot serve metrics on {host}:{port}: {error}", file=sys.stderr)
-                return 2
-            log.info("Metrics on http://%s:%s/metrics", host, port)
-        _run_granian(args, settings)
-    finally:
-        if metrics_server is not None:
-            metrics_server.shutdown()
-            metrics_server.server_close()
-        if own_directory:
-            shutil.rmtree(own_directory, ignore_errors=True)
-    return 0
-
-
-def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
-    log.info(
-        "Pressroom %s on http://%s:%s/api/ibexa/v2/ (%s worker(s))",
-        __version__, args.host, args.port, args.workers,
-        extra={"version": __version__, "address": f"{args.host}:{args.port}", "workers": args.workers},
-    )  # fmt: skip
-    # Slow clients: headers must arrive within header_read_timeout_ms, a body that stalls ends in a 408
-    # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
-    # requests holds a bounded number of slots for a bounded time.
-    Server(
-        "pressroom.app:asgi_from_env",
-        address=args.host,
-        port=args.port,
-        workers=args.workers,
-        interface=Interfaces.ASGI,
-        # Not "auto", which takes rloop or uvloop when either happens to be installed: rloop kept every
-        # request's task alive (a leak), uvloop measured no faster here, and asyncio is what the tests run.
-        loop=Loops.asyncio,
-        factory=True,
-        log_access=False,  # our own access log (PRESSROOM_ACCESS_LOG) has route, user and request id
-        backlog=settings.backlog,
-        backpressure=settings.max_concurrent_requests,
-        http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
-        log_dictconfig=granian_log_config(settings.log_format),
-    ).serve()
+    # The main process starts again with Granian alone (pressroom/serve.py): what was loaded here to
+    # prepare the database would otherwise stay in its memory for as long as the server runs.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    command = [sys.executable, "-m", "pressroom.serve", "--host", args.host, "--port", str(args.port)]
+    os.execv(sys.executable, [*command, "--workers", str(args.workers)])  # noqa: S606 (our own interpreter)
 
 
 def _file_store_options(parser: argparse.ArgumentParser, *, force: bool = True) -> None:

@@ -26,6 +26,7 @@ RANKS = {
     "rest": 5,
     "app": 6,
     "cli": 7,
+    "serve": 7,
     "__init__": 0,
 }
 

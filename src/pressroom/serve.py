@@ -1,0 +1,98 @@
+"""The server's main process: Granian and its workers, nothing of the application.
+
+``pressroom serve`` prepares the database (install or migrate, the file store record) and then replaces
+itself with ``python -m pressroom.serve``: the process keeps its id (and so its signals, its supervisor and
+its port) but starts again with only Granian, the settings and logging loaded. The main process does not
+serve requests; its workers are separate processes that import the application themselves
+(``pressroom.app:asgi_from_env``), so none of it needs to sit in the main process's memory. Only with
+``PRESSROOM_METRICS_ADDRESS`` does the main process load the metrics renderer, to answer ``/metrics``.
+
+Everything comes from the environment ``pressroom serve`` set (``PRESSROOM_*``) and from ``--host``,
+``--port`` and ``--workers``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import shutil
+import sys
+import tempfile
+
+from granian.constants import Interfaces, Loops
+from granian.http import HTTP1Settings
+from granian.server import Server
+
+from pressroom import __version__
+from pressroom.config import Settings, settings_from_env
+from pressroom.logs import configure_logging, granian_log_config
+
+log = logging.getLogger("pressroom.serve")
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = settings_from_env()
+    configure_logging(settings.log_format)
+    parser = argparse.ArgumentParser(prog="pressroom.serve")
+    parser.add_argument("--host", required=True)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--workers", type=int, required=True)
+    args = parser.parse_args(argv)
+    own_directory = None
+    if (args.workers > 1 or settings.metrics_address) and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # Each worker writes its metrics here; /metrics sums them (a fresh directory per start, removed at
+        # the end). On an address of its own, /metrics is answered by this process: from the directory too.
+        own_directory = tempfile.mkdtemp(prefix="pressroom-metrics-")
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = own_directory
+    metrics_server = None
+    try:
+        if settings.metrics_address:
+            from pressroom.rest.operations import serve_metrics  # noqa: PLC0415 (only then: a heavy import)
+
+            host, port = settings.metrics_address
+            try:
+                metrics_server = serve_metrics(settings.metrics_address, settings.metrics_token)
+            except OSError as error:
+                print(f"error: cannot serve metrics on {host}:{port}: {error}", file=sys.stderr)
+                return 2
+            log.info("Metrics on http://%s:%s/metrics", host, port)
+        _run_granian(args, settings)
+    finally:
+        if metrics_server is not None:
+            metrics_server.shutdown()
+            metrics_server.server_close()
+        if own_directory:
+            shutil.rmtree(own_directory, ignore_errors=True)
+    return 0
+
+
+def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
+    log.info(
+        "Pressroom %s on http://%s:%s/api/ibexa/v2/ (%s worker(s))",
+        __version__, args.host, args.port, args.workers,
+        extra={"version": __version__, "address": f"{args.host}:{args.port}", "workers": args.workers},
+    )  # fmt: skip
+    # Slow clients: headers must arrive within header_read_timeout_ms, a body that stalls ends in a 408
+    # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
+    # requests holds a bounded number of slots for a bounded time.
+    Server(
+        "pressroom.app:asgi_from_env",
+        address=args.host,
+        port=args.port,
+        workers=args.workers,
+        interface=Interfaces.ASGI,
+        # Not "auto", which takes rloop or uvloop when either happens to be installed: rloop kept every
+        # request's task alive (a leak), uvloop measured no faster here, and asyncio is what the tests run.
+        loop=Loops.asyncio,
+        factory=True,
+        log_access=False,  # our own access log (PRESSROOM_ACCESS_LOG) has route, user and request id
+        backlog=settings.backlog,
+        backpressure=settings.max_concurrent_requests,
+        http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
+        log_dictconfig=granian_log_config(settings.log_format),
+    ).serve()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
