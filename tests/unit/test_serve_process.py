@@ -15,7 +15,7 @@ HEAVY = ("pressroom.app", "pressroom.rest", "pressroom.services", "pressroom.sto
 def _modules_after_import(module: str) -> list[str]:
     script = f"import sys, json, {module}; print(json.dumps(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, check=True, timeout=60)
-    return orjson.loads(done.stdout)
+    return [str(name) for name in orjson.loads(done.stdout)]
 
 
 def test_the_main_process_module_loads_nothing_of_the_application() -> None:
