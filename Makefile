@@ -8,7 +8,7 @@ DEV := $(VENV)/.dev
 # Python compiles only the modules the server imports, when it first imports them (--no-compile).
 PIP := $(PYTHON) -m pip --python $(BIN)/python --disable-pip-version-check
 
-.PHONY: run test lint chromium nginx varnish bench bench-search clean
+.PHONY: run test lint chromium nginx varnish wrk bench bench-search clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv --without-pip $(VENV)
@@ -52,7 +52,11 @@ nginx:
 varnish:
 	@(test -x /usr/sbin/varnishd && dpkg -s varnish-modules >/dev/null 2>&1) || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq varnish varnish-modules >/dev/null)
 
-bench: $(DEV) varnish
+# The benchmarks load the server with wrk (Debian's package), installed the same way.
+wrk:
+	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
+
+bench: $(DEV) varnish wrk
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
 	$(BIN)/python -m benchmarks.varnish_load
