@@ -98,9 +98,9 @@ class Settings:
     # Images of more pixels are refused on upload and not rendered (decoding costs time and memory with
     # the pixels, whatever the file's size). Process-wide: set when the app is built.
     max_image_pixels: int = DEFAULT_MAX_PIXELS
-    # Rendered content and versions each worker keeps (rest/output/cache.py): about 9 KB per item for its
-    # JSON and XML forms, so the default holds some 15,000 items at about that much memory per worker.
-    representation_cache_mb: int = 128
+    # Rendered content each worker keeps, compressed (rest/output/cache.py): about 2.5 KB per item for its
+    # JSON and XML forms, so the default holds some 25,000 items at most that much memory per worker.
+    representation_cache_mb: int = 64
     # Events (domain/event.py): each worker runs the dispatcher (webhook deliveries, the broker) unless
     # off; it looks for new work every ``events_poll_seconds``; events older than the retention are pruned.
     events_dispatch: bool = True

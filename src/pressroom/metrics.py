@@ -47,6 +47,7 @@ class Metrics:
     statements: Counter
     event_backlog: Gauge
     webhook_pending: Gauge
+    cache_lookups: Counter
 
 
 @cache
@@ -71,6 +72,11 @@ def metrics() -> Metrics:
             "pressroom_webhook_deliveries_pending", "Webhook deliveries waiting to be sent or retried",
             multiprocess_mode="livemax",
         ),
+        cache_lookups=Counter(
+            "pressroom_representation_cache_lookups",
+            "Lookups in the workers' caches of rendered representations, by result (hit, miss)",
+            ["result"],
+        ),
     )  # fmt: skip
 
 
@@ -79,6 +85,12 @@ def observe_request(route: str, method: str, status: int, seconds: float) -> Non
     label = method if method in METHODS else OTHER_METHOD
     recorded.requests.labels(route, label, str(status)).inc()
     recorded.duration.labels(route).observe(seconds)
+
+
+def cache_lookups() -> tuple[Counter, Counter]:
+    """The counters of representation cache hits and misses (bound once: a lookup costs one increment)."""
+    lookups = metrics().cache_lookups
+    return lookups.labels("hit"), lookups.labels("miss")
 
 
 def observe_events(backlogs: dict[str, int], pending: int) -> None:
