@@ -35,6 +35,7 @@ def oidc_env(provider: IdentityProvider, **extra: str) -> dict[str, str]:
         "PRESSROOM_OIDC_ISSUER": provider.issuer,
         "PRESSROOM_OIDC_AUDIENCE": AUDIENCE,
         "PRESSROOM_OIDC_JWKS_REFETCH": "0",  # every unknown key id fetches: rollover at once in the tests
+        "PRESSROOM_OIDC_TIMEOUT_SECONDS": "30",  # a loaded test machine is no unreachable provider
         "PRESSROOM_EVENTS_DISPATCH": "false",
         **extra,
     }
@@ -267,3 +268,16 @@ def test_the_settings_are_checked_at_start() -> None:
         settings_from_env({"PRESSROOM_OIDC_ALGORITHMS": "none"})
     with pytest.raises(ValueError, match="PRESSROOM_OIDC_LOGIN_CLAIM 'name' must be one of"):
         settings_from_env({"PRESSROOM_OIDC_LOGIN_CLAIM": "name"})
+
+
+def test_an_unreachable_provider_is_a_503(provider: IdentityProvider, tmp_path: Path) -> None:
+    """Nothing listens at the issuer: the token cannot be checked, and the client may retry."""
+    issuer = f"http://127.0.0.1:{free_port()}"
+    env = oidc_env(provider, PRESSROOM_OIDC_ISSUER=issuer, PRESSROOM_OIDC_JWKS_REFETCH="7")
+    with running_server(tmp_path, **env) as base:
+        response = bearer(base, provider.token("jane", iss=issuer))
+    assert response.status_code == 503, response.text
+    assert response.headers["retry-after"] == "7"
+    assert response.json()["ErrorMessage"]["errorDescription"] == (
+        f"The OpenID Connect provider {issuer} cannot be reached to verify the token"
+    )
