@@ -13,11 +13,13 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.testclient import TestClient
 
+from pressroom.app import create_app
 from pressroom.config import settings_from_env
-from tests.conftest import free_port, running_server, spawn_server
-from tests.functional.users_support import EDITORS, create_user, new_login
-from tests.helpers import PREFIX, Api, media
+from tests.conftest import free_port, make_settings, running_server, spawn_server
+from tests.functional.users_support import EDITORS, PASSWORD, create_user, new_login
+from tests.helpers import PREFIX, Api, StatementCounter, media
 from tests.oidc_provider import AUDIENCE, IdentityProvider, b64url, hmac_signed, public_pem, unsigned
 
 EDITORS_REMOTE_ID = "3c160cca19fb135f83bd02d911f04db2"  # the Editors group's content (install.md §9)
@@ -281,3 +283,34 @@ def test_an_unreachable_provider_is_a_503(provider: IdentityProvider, tmp_path: 
     assert response.json()["ErrorMessage"]["errorDescription"] == (
         f"The OpenID Connect provider {issuer} cannot be reached to verify the token"
     )
+
+
+def test_a_known_token_costs_what_a_known_jwt_costs(provider: IdentityProvider, tmp_path: Path) -> None:
+    """Once verified, a provider's token is taken from the cache and confirmed by the request's own
+    statements, as this server's JWT is: a content read runs as many statements with either."""
+    settings = make_settings(
+        f"sqlite:///{tmp_path / 'count.db'}",
+        tmp_path,
+        auth_methods=("jwt", "basic", "oidc"),
+        oidc_issuer=provider.issuer,
+        oidc_audience=AUDIENCE,
+        events_dispatch=False,
+    )
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        login = new_login("counted")
+        create_user(Api(client), EDITORS, login)
+        issued = client.post(
+            PREFIX + "/user/token/jwt",
+            content=json.dumps({"JWTInput": {"username": login, "password": PASSWORD}}),
+            headers={"Content-Type": media("JWTInput"), "Accept": media("JWT")},
+        )
+        assert issued.status_code == 200, issued.text
+        tokens = {"jwt": issued.json()["JWT"]["token"], "oidc": provider.token(login)}
+        counts = {}
+        for name, token in tokens.items():
+            reader = Api(client, auth=f"Bearer {token}")
+            assert reader.get("/content/objects/1", accept=media("ContentInfo")).status_code == 200
+            with StatementCounter() as counter:
+                assert reader.get("/content/objects/1", accept=media("ContentInfo")).status_code == 200
+            counts[name] = counter.count
+    assert counts["oidc"] == counts["jwt"]

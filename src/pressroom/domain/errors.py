@@ -38,7 +38,8 @@ class InvalidToken(Unauthorized):
 
     @property
     def challenge(self) -> str:
-        description = "".join(c for c in self.message if c.isprintable() and c not in '"\\')
+        # printable ASCII only (a header value), and nothing that ends the quoted string
+        description = "".join(c for c in self.message if " " <= c <= "~" and c not in '"\\')
         return f'Bearer error="invalid_token", error_description="{description}"'
 
 
