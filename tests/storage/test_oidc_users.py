@@ -12,7 +12,7 @@ import pytest
 from pressroom.domain.content import FieldInput
 from pressroom.domain.errors import InvalidToken, ProviderUnavailable
 from pressroom.domain.user import ContentParts, UserCreate, UserUpdate
-from pressroom.services.oidc import OidcService, Provider, ProviderKeys
+from pressroom.services.oidc import OidcService, Provider, ProviderKeys, usable_keys
 from pressroom.services.permissions import Permissions
 from pressroom.services.user import UserService
 from pressroom.storage.files import LocalFileStore
@@ -289,3 +289,17 @@ def test_a_token_of_another_issuer_is_refused(
     assert not oidc.issued(token)
     with pytest.raises(InvalidToken, match="not of the configured issuer"):
         oidc.user_from_token(token, siteaccess="site")
+
+
+def test_a_key_signs_only_with_the_algorithms_of_its_type(provider: IdentityProvider) -> None:
+    """An RSA key never verifies an ES or HS token, an EC key no RS one, and a symmetric key in the set
+    (a provider's mistake) nothing at all."""
+    provider.add_key("EC")
+    jwks = provider.jwks()
+    jwks["keys"].append({"kty": "oct", "kid": "shared", "k": "c2VjcmV0", "alg": "HS256"})
+    keys = usable_keys(jwks)
+    rsa, ec, shared = keys["key1"], keys["key2"], keys["shared"]
+    assert rsa.fits("RS256") and not rsa.fits("ES256") and not rsa.fits("HS256")
+    assert not rsa.fits("PS256")  # its JWK names RS256
+    assert ec.fits("ES256") and not ec.fits("RS256") and not ec.fits("ES384")
+    assert not any(shared.fits(algorithm) for algorithm in ("HS256", "RS256", "ES256", "EdDSA"))

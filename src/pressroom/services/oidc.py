@@ -137,7 +137,7 @@ class ProviderKeys:
         try:
             if self._jwks_uri is None:
                 self._jwks_uri = self._discover()
-            keys = _usable_keys(self._fetch(self._jwks_uri, self.timeout))
+            keys = usable_keys(self._fetch(self._jwks_uri, self.timeout))
         except (OSError, ValueError, jwt.PyJWTError) as error:
             self._jwks_uri = None  # discover again next time: the provider may have moved its keys
             log.warning("OpenID Connect provider %s: cannot fetch its keys: %s", self.issuer, error)
@@ -174,7 +174,7 @@ class SigningKey:
         return self.jwk.key_type == _KEY_TYPES.get(algorithm[:2]) and self.algorithm in (None, algorithm)
 
 
-def _usable_keys(jwks: dict[str, Any]) -> dict[str, SigningKey]:
+def usable_keys(jwks: dict[str, Any]) -> dict[str, SigningKey]:
     """The signing keys of a JWKS by key id ("" for a key without one); keys this server cannot use
     (encryption keys, unknown types) are left out."""
     found = jwks.get("keys")
