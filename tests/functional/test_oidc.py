@@ -314,3 +314,24 @@ def test_a_known_token_costs_what_a_known_jwt_costs(provider: IdentityProvider, 
                 assert reader.get("/content/objects/1", accept=media("ContentInfo")).status_code == 200
             counts[name] = counter.count
     assert counts["oidc"] == counts["jwt"]
+
+
+def test_without_jwt_every_bearer_token_is_the_providers(provider: IdentityProvider, tmp_path: Path) -> None:
+    settings = make_settings(
+        f"sqlite:///{tmp_path / 'nojwt.db'}",
+        tmp_path,
+        auth_methods=("basic", "oidc"),
+        oidc_issuer=provider.issuer,
+        oidc_audience=AUDIENCE,
+        events_dispatch=False,
+    )
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        login = new_login("solo")
+        user = create_user(Api(client), EDITORS, login)
+        current = Api(client, auth=f"Bearer {provider.token(login)}").get(
+            "/user/current", follow_redirects=False
+        )
+        assert current_id(current) == user["_id"]
+        elsewhere = provider.token(login, iss="http://elsewhere.invalid")
+        response = Api(client, auth=f"Bearer {elsewhere}").get("/user/current", accept=media("User"))
+        assert refused(response) == "The token is not of the configured issuer"
