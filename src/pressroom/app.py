@@ -34,6 +34,7 @@ from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
 from pressroom.services.object_state import ObjectStateService
+from pressroom.services.oidc import OidcService, Provider
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
 from pressroom.services.role import RoleService
@@ -135,17 +136,25 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
     permissions = Permissions(store)
     locations = LocationService(store, permissions, files)
+    auth = AuthService(
+        store,
+        permissions,
+        secret_key=secret,
+        previous_secret_keys=settings.previous_secret_keys,
+        anonymous_user_id=settings.anonymous_user_id,
+        session_ttl=settings.session_ttl_seconds,
+        jwt_ttl=settings.jwt_ttl_seconds,
+    )
+    if settings.oidc_issuer:
+        provider = Provider(
+            settings.oidc_issuer, settings.oidc_audience, settings.oidc_login_claim,
+            settings.oidc_create_users_in, settings.oidc_algorithms, settings.oidc_jwks_ttl,
+            settings.oidc_jwks_refetch, settings.oidc_timeout_seconds,
+        )  # fmt: skip
+        auth.oidc = OidcService(provider, store, permissions, files, anonymous=auth.anonymous)
     return Services(
         permissions=permissions,
-        auth=AuthService(
-            store,
-            permissions,
-            secret_key=secret,
-            previous_secret_keys=settings.previous_secret_keys,
-            anonymous_user_id=settings.anonymous_user_id,
-            session_ttl=settings.session_ttl_seconds,
-            jwt_ttl=settings.jwt_ttl_seconds,
-        ),
+        auth=auth,
         sections=SectionService(store, permissions),
         languages=LanguageService(store),
         content_type_groups=ContentTypeGroupService(store, permissions),

@@ -18,9 +18,14 @@ from pressroom.domain.image_variation import (
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
 # Authentication methods an operator can choose from (PRESSROOM_AUTH_METHODS), and the default set.
-AUTH_METHODS = ("session", "jwt", "basic", "certificate")
+AUTH_METHODS = ("session", "jwt", "basic", "certificate", "oidc")
 DEFAULT_AUTH_METHODS = ("session", "jwt", "basic")
 CERT_LOGIN_FROM = ("cn", "email")
+# The claims of an external provider's token that may name the user (PRESSROOM_OIDC_LOGIN_CLAIM).
+OIDC_LOGIN_CLAIMS = ("preferred_username", "email", "sub")
+# Signature algorithms an external provider's tokens may use: asymmetric ones only. HS* would verify with a
+# shared secret (a provider's public key must never serve as one) and "none" with nothing.
+OIDC_ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA")
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -87,6 +92,20 @@ class Settings:
     cert_verify_header: str = "X-SSL-Client-Verify"
     cert_subject_header: str = "X-SSL-Client-S-DN"
     cert_login_from: str = "cn"
+    # An external OpenID Connect provider (services/oidc.py): empty issuer, off. Its access tokens must name
+    # ``oidc_audience`` in ``aud``; ``oidc_login_claim`` names the user (``email``: the e-mail address of
+    # exactly one user). Unknown users are refused unless ``oidc_create_users_in`` names a user group
+    # (content id or remote id) to create them in. The provider's keys are kept ``oidc_jwks_ttl`` seconds;
+    # a token signed with a key not among them fetches them again, at most every ``oidc_jwks_refetch``
+    # seconds (key rollover, without letting made-up key ids hammer the provider).
+    oidc_issuer: str = ""
+    oidc_audience: str = ""
+    oidc_login_claim: str = "preferred_username"
+    oidc_create_users_in: str = ""
+    oidc_algorithms: tuple[str, ...] = ("RS256", "ES256")
+    oidc_jwks_ttl: float = 3600.0
+    oidc_jwks_refetch: float = 30.0
+    oidc_timeout_seconds: float = 5.0
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
@@ -162,7 +181,7 @@ def parse_networks(text: str) -> tuple[Network, ...]:
 
 
 def parse_auth_methods(text: str) -> tuple[str, ...]:
-    """``session, basic`` -> the methods, each once; an unknown one (OAuth is not there yet) is an error."""
+    """``session, basic`` -> the methods, each once; an unknown one is an error."""
     methods = tuple(dict.fromkeys(item.lower() for item in comma_list(text)))
     unknown = [method for method in methods if method not in AUTH_METHODS]
     if unknown or not methods:
@@ -185,6 +204,38 @@ def _login_from(text: str) -> str:
     if text.lower() not in CERT_LOGIN_FROM:
         raise ValueError(f"PRESSROOM_CERT_LOGIN_FROM '{text}' must be cn or email")
     return text.lower()
+
+
+def _oidc_login_claim(text: str) -> str:
+    if text not in OIDC_LOGIN_CLAIMS:
+        raise ValueError(f"PRESSROOM_OIDC_LOGIN_CLAIM '{text}' must be one of {', '.join(OIDC_LOGIN_CLAIMS)}")
+    return text
+
+
+def parse_oidc_algorithms(text: str) -> tuple[str, ...]:
+    """``RS256, ES256`` -> the algorithms, each once; ``none``, HS* and unknown names are errors."""
+    algorithms = tuple(dict.fromkeys(comma_list(text)))
+    refused = [name for name in algorithms if name not in OIDC_ALGORITHMS]
+    if refused or not algorithms:
+        raise ValueError(
+            f"PRESSROOM_OIDC_ALGORITHMS '{text}' must name some of {', '.join(OIDC_ALGORITHMS)}"
+            + (f" (not {', '.join(refused)})" if refused else "")
+        )
+    return algorithms
+
+
+def _oidc_issuer(text: str) -> str:
+    if not text.startswith(("https://", "http://")):
+        raise ValueError(f"PRESSROOM_OIDC_ISSUER '{text}' must be an http(s) URL")
+    return text
+
+
+def _check_oidc(settings: Settings) -> None:
+    """An issuer needs its audience, and the ``oidc`` method needs an issuer."""
+    if settings.oidc_issuer and not settings.oidc_audience:
+        raise ValueError("PRESSROOM_OIDC_AUDIENCE must be set with PRESSROOM_OIDC_ISSUER")
+    if "oidc" in settings.auth_methods and not settings.oidc_issuer:
+        raise ValueError("PRESSROOM_AUTH_METHODS includes oidc, which needs PRESSROOM_OIDC_ISSUER")
 
 
 def _bool(text: str) -> bool:
@@ -240,6 +291,14 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "CERT_VERIFY_HEADER": ("cert_verify_header", str),
         "CERT_SUBJECT_HEADER": ("cert_subject_header", str),
         "CERT_LOGIN_FROM": ("cert_login_from", _login_from),
+        "OIDC_ISSUER": ("oidc_issuer", _oidc_issuer),
+        "OIDC_AUDIENCE": ("oidc_audience", str),
+        "OIDC_LOGIN_CLAIM": ("oidc_login_claim", _oidc_login_claim),
+        "OIDC_CREATE_USERS_IN": ("oidc_create_users_in", str),
+        "OIDC_ALGORITHMS": ("oidc_algorithms", parse_oidc_algorithms),
+        "OIDC_JWKS_TTL": ("oidc_jwks_ttl", float),
+        "OIDC_JWKS_REFETCH": ("oidc_jwks_refetch", float),
+        "OIDC_TIMEOUT_SECONDS": ("oidc_timeout_seconds", float),
         "HTTP_CACHE_TTL": ("http_cache_ttl", int),
         "USER_CONTEXT_HASH_TTL": ("user_context_hash_ttl", int),
         "HTTP_CACHE_SOFT_PURGE": ("http_cache_soft_purge", _bool),
@@ -274,7 +333,9 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         values["image_variations"] = with_variations(
             DEFAULT_VARIATIONS, parse_variations(env["PRESSROOM_IMAGE_VARIATIONS"])
         )
-    return Settings(**values)
+    settings = Settings(**values)
+    _check_oidc(settings)
+    return settings
 
 
 def with_variations(base: tuple[Variation, ...], extra: tuple[Variation, ...]) -> tuple[Variation, ...]:

@@ -33,6 +33,16 @@ class Unauthorized(PressroomError):
     """No user, wrong credentials, missing CSRF token, or a permission the user lacks."""
 
 
+class InvalidToken(Unauthorized):
+    """A bearer token that is not valid (RFC 6750 §3.1): sent with ``WWW-Authenticate: <challenge>``."""
+
+    @property
+    def challenge(self) -> str:
+        # printable ASCII only (a header value), and nothing that ends the quoted string
+        description = "".join(c for c in self.message if " " <= c <= "~" and c not in '"\\')
+        return f'Bearer error="invalid_token", error_description="{description}"'
+
+
 class Forbidden(PressroomError):
     """The operation is not allowed in the current state, or the identifier is taken."""
 
@@ -113,6 +123,10 @@ class TooManyRequests(RetryLater):
 
 class Unavailable(RetryLater):
     """The database cannot be reached or stayed locked past its timeout; nothing was changed (503)."""
+
+
+class ProviderUnavailable(RetryLater):
+    """An external identity provider (its discovery document, its keys) cannot be reached (503)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from pressroom.config import Dialect, Settings
 from pressroom.domain.caller import CURRENT, RequestCaller, StaleCaller
 from pressroom.domain.errors import (
     BadRequest,
+    InvalidToken,
     MethodNotAllowed,
     NotFound,
     NotImplementedHere,
@@ -380,6 +381,8 @@ class RestApp:
             reply.header("allow", ",".join(error.allowed))
         if isinstance(error, RetryLater):
             reply.header("retry-after", str(error.retry_after))
+        if isinstance(error, InvalidToken):
+            reply.header("www-authenticate", error.challenge)
         if isinstance(error, RangeNotSatisfiable):
             reply.header("content-range", f"bytes */{error.size}")
         return reply

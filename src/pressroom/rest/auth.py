@@ -1,5 +1,5 @@
-"""Who is calling: a client certificate, Basic, Bearer JWT, or a session cookie with its CSRF rule;
-anonymous otherwise.
+"""Who is calling: a client certificate, Basic, a Bearer token (this server's JWT or an external OpenID
+Connect provider's), or a session cookie with its CSRF rule; anonymous otherwise.
 
 No permission logic here: this module only turns credentials into a user (spec/auth.md).
 """
@@ -29,8 +29,8 @@ CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.de
 # The routes whose handler runs off the event loop (the name rest/app.py reads): password checks and
 # image variations (rest/offload.py).
 PASSWORD_ROUTES = OFF_LOOP_ROUTES
-# Authorization schemes and the method (PRESSROOM_AUTH_METHODS) each belongs to.
-_SCHEME_METHODS = {"basic": "basic", "bearer": "jwt"}
+# Authorization schemes and the methods (PRESSROOM_AUTH_METHODS) each belongs to.
+_SCHEME_METHODS = {"basic": ("basic",), "bearer": ("jwt", "oidc")}
 COOKIE_PREFIX = "eZSESSID"
 
 
@@ -124,7 +124,7 @@ async def identify(
         )
         return _stateless(user, cookie_name)
     if scheme == "bearer":
-        return _stateless(auth.user_from_token(credentials, cached=cached), cookie_name)
+        return _stateless(await _bearer(auth, settings, credentials, siteaccess, cached), cookie_name)
     session_id = cookies.get(cookie_name) if "session" in settings.auth_methods else None
     if session_id:
         unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
@@ -143,12 +143,28 @@ async def identify(
     return Caller(auth.anonymous(), None, cookie_name)
 
 
+async def _bearer(
+    auth: AuthService, settings: Settings, token: str, siteaccess: str, cached: bool
+) -> User | CallerCheck:
+    """The user of a Bearer token, by the active method it belongs to: the external provider's
+    (``oidc``) when it says the provider issued it, or when ``jwt`` is not active; this server's JWT
+    otherwise. A token of the provider verified before comes from the cache; else it is verified off the
+    event loop (fetching the provider's keys may take up to its timeout)."""
+    oidc = auth.oidc if "oidc" in settings.auth_methods else None
+    if oidc is not None and ("jwt" not in settings.auth_methods or oidc.issued(token)):
+        check = oidc.cached(token, siteaccess) if cached else None
+        if check is not None:
+            return check
+        return await off_loop(oidc.user_from_token, token, siteaccess=siteaccess)
+    return auth.user_from_token(token, cached=cached)
+
+
 def _authorization(headers: Headers, methods: tuple[str, ...]) -> tuple[str, str]:
     """The Authorization header's scheme (lower case) and credentials; ``("", "")`` without one, or when
-    its scheme is unknown or of a method not active."""
+    its scheme is unknown or of no method active."""
     scheme, _, credentials = headers.get("authorization", "").partition(" ")
     scheme = scheme.lower()
-    if _SCHEME_METHODS.get(scheme) not in methods:
+    if not any(method in methods for method in _SCHEME_METHODS.get(scheme, ())):
         return "", ""
     return scheme, credentials.strip()
 

@@ -67,6 +67,7 @@ class ApiDocs:
         self.router = router
         self.auth_methods = settings.auth_methods
         self.session_cookie = cookie_name_for(settings.default_siteaccess)
+        self.oidc_issuer = settings.oidc_issuer
         self.dialects = {dialect.prefix + DOCUMENT: dialect for dialect in settings.dialects}
         self.urls = [{"url": path, "name": dialect.vendor} for path, dialect in self.dialects.items()]
         self._made: dict[str, Answer] = {}
@@ -85,7 +86,9 @@ class ApiDocs:
     def _make(self, path: str) -> Answer:
         if path in self.dialects:
             body = orjson.dumps(
-                document(self.router, self.dialects[path], self.auth_methods, self.session_cookie)
+                document(
+                    self.router, self.dialects[path], self.auth_methods, self.session_cookie, self.oidc_issuer
+                )
             )
             return Answer(200, "application/json", body, (("cache-control", "no-cache"),))
         if path in (DOCS, DOCS + "/"):

@@ -26,6 +26,7 @@ STATUS: list[tuple[type[e.PressroomError], int]] = [
     (e.TooManyRequests, 429),
     (e.NotImplementedHere, 501),
     (e.Unavailable, 503),
+    (e.ProviderUnavailable, 503),
 ]
 
 REASONS = {

@@ -305,8 +305,11 @@ def _xml_schema(root: str) -> dict[str, Any]:
     return {"type": "object", "xml": {"name": root}, "additionalProperties": True}
 
 
-def security_schemes(auth_methods: tuple[str, ...], session_cookie: str) -> dict[str, Any]:
-    """The security schemes of the active authentication methods (``PRESSROOM_AUTH_METHODS``)."""
+def security_schemes(
+    auth_methods: tuple[str, ...], session_cookie: str, oidc_issuer: str = ""
+) -> dict[str, Any]:
+    """The security schemes of the active authentication methods (``PRESSROOM_AUTH_METHODS``); ``oidc``
+    points at the external provider's discovery document."""
     schemes: dict[str, dict[str, Any]] = {
         "basic": {"basic": {"type": "http", "scheme": "basic"}},
         "jwt": {
@@ -340,6 +343,13 @@ def security_schemes(auth_methods: tuple[str, ...], session_cookie: str) -> dict
                 "description": "A client certificate verified by the TLS-terminating proxy in front",
             }
         },
+        "oidc": {
+            "oidc": {
+                "type": "openIdConnect",
+                "openIdConnectUrl": oidc_issuer.rstrip("/") + "/.well-known/openid-configuration",
+                "description": "An access token of the external OpenID Connect provider, sent as Bearer",
+            }
+        },
     }
     return {name: scheme for method in auth_methods for name, scheme in schemes[method].items()}
 
@@ -348,18 +358,24 @@ _REQUIREMENTS: tuple[tuple[str, dict[str, list[str]]], ...] = (
     ("certificate", {"certificate": []}),
     ("basic", {"basic": []}),
     ("jwt", {"jwt": []}),
+    ("oidc", {"oidc": []}),
     ("session", {"session": [], "csrf": []}),
 )
 
 
 def document(
-    router: Router, dialect: Dialect, auth_methods: tuple[str, ...], session_cookie: str
+    router: Router,
+    dialect: Dialect,
+    auth_methods: tuple[str, ...],
+    session_cookie: str,
+    oidc_issuer: str = "",
 ) -> dict[str, Any]:
     """The OpenAPI document of the API as served under ``dialect``'s prefix, with the security schemes of
-    the active authentication methods (``session_cookie``: the cookie name of the default siteaccess)."""
+    the active authentication methods (``session_cookie``: the cookie name of the default siteaccess,
+    ``oidc_issuer``: the external provider's)."""
     builder = _Builder(router, dialect)
     paths = builder.paths()
-    schemes = security_schemes(auth_methods, session_cookie)
+    schemes = security_schemes(auth_methods, session_cookie, oidc_issuer)
     security = [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}]
     if "session" in auth_methods:
         # reads need the session cookie only: X-CSRF-Token guards the unsafe methods

@@ -31,6 +31,7 @@ from pressroom.domain.errors import BadRequest, NotFound, Unauthorized
 from pressroom.domain.passwords import hash_password, needs_rehash, verify_nothing, verify_password
 from pressroom.domain.permission import Target
 from pressroom.domain.user import Session, User
+from pressroom.services.oidc import OidcService
 from pressroom.services.permissions import Permissions
 from pressroom.services.throttle import LoginThrottle
 from pressroom.storage.spi import Store
@@ -66,6 +67,7 @@ class AuthService:
         self._lock = threading.Lock()
         self._anonymous: User | None = None
         self.throttle = LoginThrottle(store)
+        self.oidc: OidcService | None = None  # an external provider's tokens (PRESSROOM_OIDC_ISSUER)
 
     # -- users -------------------------------------------------------------------------------------
     def anonymous(self) -> User:
@@ -136,6 +138,8 @@ class AuthService:
         with self._lock:
             for cache in (self._basic_cache, self._sessions, self._token_users, self._certificate_users):
                 cache.pop(check.key, None)
+        if self.oidc is not None:
+            self.oidc.forget(check.key)
 
     def _keep(self, cache: dict[Hashable, Any], key: Hashable, value: Any) -> None:
         with self._lock:
