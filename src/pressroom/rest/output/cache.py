@@ -25,6 +25,8 @@ _Kept = tuple[str | None, bytes, tuple[tuple[bytes, bytes], ...], bool]
 
 PACK_FROM = 512  # bytes: smaller bodies are kept as they are
 ENTRY_OVERHEAD = 200  # bytes charged per entry: its key, tuples and dictionary slot
+SHARED_HEADERS = 4096  # distinct header lines kept once for all entries (then the set starts again)
+LENGTH = b"content-length"
 
 
 class RepresentationCache:
@@ -33,6 +35,8 @@ class RepresentationCache:
         self._bytes = 0
         self._max_bytes = max_bytes
         self._hit, self._miss = cache_lookups()
+        # Header lines are mostly the same for every entry (type, Vary, Cache-Control): each is kept once.
+        self._lines: dict[tuple[bytes, bytes], tuple[bytes, bytes]] = {}
 
     @property
     def size(self) -> int:
@@ -46,7 +50,9 @@ class RepresentationCache:
             return None
         self._hit.inc()
         etag, body, headers, packed = kept
-        return etag, zlib.decompress(body) if packed else body, headers
+        if packed:
+            body = zlib.decompress(body)
+        return etag, body, (*headers, (LENGTH, b"%d" % len(body)))
 
     def put(self, key: Hashable, rendered: Rendered) -> None:
         replaced = self._entries.pop(key, None)
@@ -54,12 +60,20 @@ class RepresentationCache:
             self._bytes -= _charge(replaced)
         etag, body, headers = rendered
         packed = len(body) >= PACK_FROM
-        kept = (etag, zlib.compress(body, 1) if packed else body, headers, packed)
+        kept = (etag, zlib.compress(body, 1) if packed else body, self._shared(headers), packed)
         size = _charge(kept)
         if self._bytes + size > self._max_bytes:
             self._drop_oldest(self._max_bytes * 3 // 4 - size)
         self._entries[key] = kept
         self._bytes += size
+
+    def _shared(self, headers: tuple[tuple[bytes, bytes], ...]) -> tuple[tuple[bytes, bytes], ...]:
+        """The header lines, each the one instance kept for all entries; Content-Length is left out (the
+        body says it when the entry is read)."""
+        lines = self._lines
+        if len(lines) > SHARED_HEADERS:
+            lines.clear()
+        return tuple(lines.setdefault(line, line) for line in headers if line[0] != LENGTH)
 
     def _drop_oldest(self, target: int) -> None:
         """Forget the oldest entries (dicts keep insertion order) until at most ``target`` bytes are kept:
