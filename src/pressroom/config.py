@@ -18,7 +18,7 @@ from pressroom.domain.image_variation import (
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
 # Authentication methods an operator can choose from (PRESSROOM_AUTH_METHODS), and the default set.
-AUTH_METHODS = ("session", "jwt", "basic", "certificate")
+AUTH_METHODS = ("session", "jwt", "basic", "oauth", "certificate")
 DEFAULT_AUTH_METHODS = ("session", "jwt", "basic")
 CERT_LOGIN_FROM = ("cn", "email")
 
@@ -87,6 +87,13 @@ class Settings:
     cert_verify_header: str = "X-SSL-Client-Verify"
     cert_subject_header: str = "X-SSL-Client-S-DN"
     cert_login_from: str = "cn"
+    # OAuth 2.0 (services/oauth.py, with the ``oauth`` method): the issuer (the server's base URL, as
+    # clients reach it: empty, taken from each request's scheme and Host), access and refresh token
+    # lifetimes, and how old the signing key gets before a new one signs.
+    oauth_issuer: str = ""
+    oauth_access_ttl_seconds: int = 600
+    oauth_refresh_ttl_seconds: int = 30 * 86400
+    oauth_key_rotation_seconds: int = 30 * 86400
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
@@ -162,7 +169,7 @@ def parse_networks(text: str) -> tuple[Network, ...]:
 
 
 def parse_auth_methods(text: str) -> tuple[str, ...]:
-    """``session, basic`` -> the methods, each once; an unknown one (OAuth is not there yet) is an error."""
+    """``session, basic`` -> the methods, each once; an unknown one is an error."""
     methods = tuple(dict.fromkeys(item.lower() for item in comma_list(text)))
     unknown = [method for method in methods if method not in AUTH_METHODS]
     if unknown or not methods:
@@ -185,6 +192,15 @@ def _login_from(text: str) -> str:
     if text.lower() not in CERT_LOGIN_FROM:
         raise ValueError(f"PRESSROOM_CERT_LOGIN_FROM '{text}' must be cn or email")
     return text.lower()
+
+
+def _issuer(text: str) -> str:
+    """``https://cms.example.com`` (no path, query or trailing slash)."""
+    issuer = text.strip().rstrip("/")
+    scheme, _, rest = issuer.partition("://")
+    if scheme not in {"http", "https"} or not rest or any(c in rest for c in "/?#"):
+        raise ValueError(f"PRESSROOM_OAUTH_ISSUER '{text}' must look like https://cms.example.com")
+    return issuer
 
 
 def _bool(text: str) -> bool:
@@ -240,6 +256,10 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "CERT_VERIFY_HEADER": ("cert_verify_header", str),
         "CERT_SUBJECT_HEADER": ("cert_subject_header", str),
         "CERT_LOGIN_FROM": ("cert_login_from", _login_from),
+        "OAUTH_ISSUER": ("oauth_issuer", _issuer),
+        "OAUTH_ACCESS_TTL": ("oauth_access_ttl_seconds", int),
+        "OAUTH_REFRESH_TTL": ("oauth_refresh_ttl_seconds", int),
+        "OAUTH_KEY_ROTATION": ("oauth_key_rotation_seconds", int),
         "HTTP_CACHE_TTL": ("http_cache_ttl", int),
         "USER_CONTEXT_HASH_TTL": ("user_context_hash_ttl", int),
         "HTTP_CACHE_SOFT_PURGE": ("http_cache_soft_purge", _bool),

@@ -37,6 +37,19 @@ class Forbidden(PressroomError):
     """The operation is not allowed in the current state, or the identifier is taken."""
 
 
+class InvalidToken(Unauthorized):
+    """A Bearer access token this server does not honour: malformed, tampered, expired, revoked, for
+    another audience, or its user disabled or logged out since (401 with a Bearer challenge)."""
+
+    challenge = 'Bearer error="invalid_token"'
+
+
+class InsufficientScope(Forbidden):
+    """The access token's scope does not cover the request (403 with a Bearer challenge)."""
+
+    challenge = 'Bearer error="insufficient_scope"'
+
+
 class NotFound(PressroomError):
     """The resource does not exist."""
 

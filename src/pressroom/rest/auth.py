@@ -16,12 +16,13 @@ from starlette.datastructures import Headers
 
 from pressroom.config import Settings
 from pressroom.domain.caller import CallerCheck
-from pressroom.domain.errors import BadRequest, Unauthorized
+from pressroom.domain.errors import BadRequest, InsufficientScope, InvalidToken, Unauthorized
 from pressroom.domain.user import Session, User
 from pressroom.rest.certificate import certificate_subject
 from pressroom.rest.forwarded import Client
 from pressroom.rest.offload import OFF_LOOP_ROUTES, off_loop
 from pressroom.services.auth import AuthService
+from pressroom.services.oauth import OAuthService
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Session routes check the token themselves (or need none): login, refresh, logout, check.
@@ -29,8 +30,8 @@ CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.de
 # The routes whose handler runs off the event loop (the name rest/app.py reads): password checks and
 # image variations (rest/offload.py).
 PASSWORD_ROUTES = OFF_LOOP_ROUTES
-# Authorization schemes and the method (PRESSROOM_AUTH_METHODS) each belongs to.
-_SCHEME_METHODS = {"basic": "basic", "bearer": "jwt"}
+# Authorization schemes and the methods (PRESSROOM_AUTH_METHODS) each belongs to.
+_SCHEME_METHODS = {"basic": ("basic",), "bearer": ("jwt", "oauth")}
 COOKIE_PREFIX = "eZSESSID"
 
 
@@ -93,6 +94,7 @@ async def identify(
     route_name: str,
     client: Client,
     *,
+    oauth: OAuthService | None = None,
     cached: bool = True,
 ) -> Caller:
     """Who is calling, by the methods of ``PRESSROOM_AUTH_METHODS`` only: the credentials of any other are
@@ -124,7 +126,8 @@ async def identify(
         )
         return _stateless(user, cookie_name)
     if scheme == "bearer":
-        return _stateless(auth.user_from_token(credentials, cached=cached), cookie_name)
+        user = bearer_user(auth, oauth, settings, headers, client, credentials, method, cached=cached)
+        return _stateless(user, cookie_name)
     session_id = cookies.get(cookie_name) if "session" in settings.auth_methods else None
     if session_id:
         unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
@@ -145,12 +148,48 @@ async def identify(
 
 def _authorization(headers: Headers, methods: tuple[str, ...]) -> tuple[str, str]:
     """The Authorization header's scheme (lower case) and credentials; ``("", "")`` without one, or when
-    its scheme is unknown or of a method not active."""
+    its scheme is unknown or of no method active."""
     scheme, _, credentials = headers.get("authorization", "").partition(" ")
     scheme = scheme.lower()
-    if _SCHEME_METHODS.get(scheme) not in methods:
+    if not any(method in methods for method in _SCHEME_METHODS.get(scheme, ())):
         return "", ""
     return scheme, credentials.strip()
+
+
+def bearer_user(
+    auth: AuthService,
+    oauth: OAuthService | None,
+    settings: Settings,
+    headers: Headers,
+    client: Client,
+    token: str,
+    method: str,
+    *,
+    cached: bool,
+) -> User | CallerCheck:
+    """Whom a Bearer token names, each kind honoured only while its method is active: an access token of
+    this server's OAuth authorization server (its JWS header says so: ``typ`` at+jwt or a ``kid``;
+    ``oauth``), narrowed to the safe methods by the ``read`` scope; else the session API's JWT (``jwt``).
+    A token no active method takes is an invalid token."""
+    methods = settings.auth_methods
+    if oauth is not None and "oauth" in methods and oauth.is_access_token(token):
+        verified = oauth.verify(token, issuer_of(settings, headers, client))
+        if "default" not in verified.scope and method not in SAFE_METHODS:
+            raise InsufficientScope(
+                f"The access token's scope ({' '.join(verified.scope)}) does not allow {method}"
+            )
+        return verified.user
+    if "jwt" in methods:
+        return auth.user_from_token(token, cached=cached)
+    raise InvalidToken("The Bearer token is not an access token of this server")
+
+
+def issuer_of(settings: Settings, headers: Headers, client: Client) -> str:
+    """The OAuth issuer: ``PRESSROOM_OAUTH_ISSUER``, else the base URL the request came to."""
+    if settings.oauth_issuer:
+        return settings.oauth_issuer
+    scheme = "https" if client.https else "http"
+    return f"{scheme}://{headers.get('host', 'localhost')}"
 
 
 def _stateless(found: User | CallerCheck, cookie_name: str) -> Caller:
