@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 
 ISSUER = "https://pressroom.test"
 REDIRECT = "http://127.0.0.1:8765/callback"
+ADMIN_PASSWORD = "publish"
 _CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
@@ -49,7 +50,9 @@ def csrf_of(html: str) -> str:
     return found.group(1)
 
 
-def log_in(client: TestClient, next_path: str = "", login: str = "admin", password: str = "publish") -> None:
+def log_in(
+    client: TestClient, next_path: str = "", login: str = "admin", password: str = ADMIN_PASSWORD
+) -> None:
     form = client.get("/login", params={"next": next_path} if next_path else None)
     assert form.status_code == 200, form.text
     answer = client.post(

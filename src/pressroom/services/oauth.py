@@ -765,7 +765,8 @@ class OAuthService:
         wrapped = nonce + _wrapping_key(self.secret_keys[0]).encrypt(
             nonce, private.as_pem(private=True), kid.encode()
         )
-        now = _now()
+        # later than every key there: the newest key is the one with the latest created_at
+        now = max([_now(), *(key.created_at + 1 for key in self._loaded(force=True))])
         row = SigningKey(
             kid, base64.b64encode(wrapped), orjson.dumps(private.as_dict(private=False)).decode(), now
         )
