@@ -370,3 +370,41 @@ def test_without_the_oauth_method_its_endpoints_and_tokens_are_unknown(
             .status_code
             == 401
         )
+
+
+def test_the_cli_manages_clients_and_shows_a_secret_once(
+    settings: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pressroom.cli import main
+
+    def run(*args: str) -> tuple[int, list[str]]:
+        code = main(["oauth-client", *args, "--database-url", settings.database_url])
+        return code, capsys.readouterr().out.splitlines()
+
+    code, lines = run(
+        "create", "--name", "Sync job", "--redirect-uri", "https://app.example/cb", "--user", "admin"
+    )
+    assert code == 0
+    client_id, name, kind, uris, acting = lines[0].split("\t")
+    assert (name, kind, uris, acting) == (
+        "Sync job",
+        "confidential",
+        "https://app.example/cb",
+        "client credentials as user 14",
+    )
+    secret = lines[1].removeprefix("secret (shown once): ")
+    assert len(secret) >= 40
+    code, listed = run("list")
+    assert listed == [lines[0]] and secret not in capsys.readouterr().out
+    stored = create_app(settings).services.oauth.client(client_id)
+    assert stored is not None and stored.secret_hash is not None and secret not in stored.secret_hash
+    code, lines = run(
+        "update", client_id, "--redirect-uri", "https://a.example/1", "--redirect-uri", "https://a.example/2"
+    )
+    assert code == 0 and lines[0].split("\t")[3] == "https://a.example/1 https://a.example/2"
+    bad = ["oauth-client", "create", "--name", "Bad", "--redirect-uri", "http://app.example/cb"]
+    assert main([*bad, "--database-url", settings.database_url]) == 2
+    assert "must use https" in capsys.readouterr().err
+    assert run("delete", client_id) == (0, [f"OAuth client {client_id} deleted."])
+    assert run("list") == (0, [])
+    assert run("delete", client_id)[0] == 2
