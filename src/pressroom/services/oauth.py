@@ -720,7 +720,7 @@ class OAuthService:
         loaded_at, keys = self._keys
         if force or not keys or time.monotonic() - loaded_at > _KEYS_RELOAD:
             with self.store.read() as tx:
-                rows = tx.oauth.keys()
+                rows = tx.oauth.signing_keys()
             keys = [self._key(row) for row in rows]
             self._keys = (time.monotonic(), keys)
         return keys

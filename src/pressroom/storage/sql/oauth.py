@@ -178,7 +178,7 @@ class SqlOAuthGateway:
         self.c.execute(delete(_revoked).where(_revoked.c.expires_at < now))
 
     # -- signing keys -------------------------------------------------------------------------------------
-    def keys(self) -> list[SigningKey]:
+    def signing_keys(self) -> list[SigningKey]:
         """Newest first."""
         rows = self.c.execute(select(oauth_keys).order_by(oauth_keys.c.created_at.desc(), oauth_keys.c.kid))
         return [SigningKey(row.kid, row.private_key.encode(), row.public_jwk, row.created_at) for row in rows]
