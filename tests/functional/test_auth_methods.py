@@ -118,6 +118,7 @@ def test_the_openapi_document_lists_the_default_methods(client: TestClient) -> N
         (("certificate",), {"certificate"}, [{"certificate": []}, {}]),
         (("jwt", "certificate"), {"jwt", "certificate"}, [{"certificate": []}, {"jwt": []}, {}]),
         (("session",), {"session", "csrf"}, [{"session": [], "csrf": []}, {}]),
+        (("oauth", "basic"), {"oauth", "basic"}, [{"basic": []}, {"oauth": ["default"]}, {}]),
     ],
 )
 def test_the_openapi_document_lists_only_the_active_methods(
@@ -129,6 +130,10 @@ def test_the_openapi_document_lists_only_the_active_methods(
     assert listed == security
     if "certificate" in names:
         assert schemes["certificate"]["type"] == "mutualTLS"
+    if "oauth" in names:
+        flows = schemes["oauth"]["flows"]
+        assert flows["authorizationCode"]["tokenUrl"] == flows["clientCredentials"]["tokenUrl"] == "/token"
+        assert set(flows["authorizationCode"]["scopes"]) == {"default", "read"}
 
 
 @pytest.mark.parametrize(

@@ -76,6 +76,7 @@ _ANY_CLIENT = [*_CONFIDENTIAL, "none"]
 _GRANTS = ("authorization_code", "refresh_token")
 
 _TX: ContextVar[Tx | None] = ContextVar("oauth_tx", default=None)
+_ISSUER: ContextVar[str] = ContextVar("oauth_issuer", default="")  # of the request being served
 
 
 def _hash(secret: str) -> str:
@@ -349,7 +350,7 @@ class _Revocation(RevocationEndpoint):  # type: ignore[misc]
 
     def query_token(self, token_string: str, token_type_hint: str | None) -> _Presented | None:
         server: _Server = self.server
-        return server.service.presented(token_string, server.issuer_of_request)
+        return server.service.presented(token_string, _ISSUER.get())
 
     def revoke_token(self, token: _Presented, request: OAuthRequest) -> None:
         """A refresh token takes its family with it; an access token goes alone."""
@@ -366,7 +367,7 @@ class _Introspection(IntrospectionEndpoint):  # type: ignore[misc]
 
     def query_token(self, token_string: str, token_type_hint: str | None) -> _Presented | None:
         server: _Server = self.server
-        return server.service.presented(token_string, server.issuer_of_request)
+        return server.service.presented(token_string, _ISSUER.get())
 
     def check_permission(self, token: _Presented, client: _Client, request: OAuthRequest) -> bool:
         return not client.client.public
@@ -391,7 +392,6 @@ class _Server(AuthorizationServer):  # type: ignore[misc]
     def __init__(self, service: OAuthService) -> None:
         super().__init__(scopes_supported=list(SCOPES))
         self.service = service
-        self.issuer_of_request = ""
         self.register_grant(_CodeGrant, [_Pkce(required=True)])
         self.register_grant(_RefreshGrant)
         self.register_grant(_ClientCredentialsGrant)
@@ -406,7 +406,6 @@ class _Server(AuthorizationServer):  # type: ignore[misc]
         """Kept when made."""
 
     def create_oauth2_request(self, request: OAuthRequest) -> OAuthRequest:
-        self.issuer_of_request = request.issuer
         return request
 
     def handle_response(
@@ -469,13 +468,15 @@ class OAuthService:
         self._lock = threading.Lock()
 
     @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Tx]:
+    def _transaction(self, request: OAuthRequest, *, write: bool) -> Iterator[Tx]:
+        """The transaction authlib's callbacks for ``request`` run in."""
         with self.store.write() if write else self.store.read() as tx:
-            token = _TX.set(tx)
+            token, issuer = _TX.set(tx), _ISSUER.set(request.issuer)
             try:
                 yield tx
             finally:
                 _TX.reset(token)
+                _ISSUER.reset(issuer)
 
     # -- clients --------------------------------------------------------------------------------------
     def create_client(
@@ -532,28 +533,28 @@ class OAuthService:
     # -- protocol endpoints ---------------------------------------------------------------------------
     def consent_request(self, request: OAuthRequest) -> tuple[OAuthClient, str]:
         """The client and the scopes of a valid authorization request (raises OAuth2Error)."""
-        with self._transaction(write=False):
+        with self._transaction(request, write=False):
             grant = self.server.get_consent_grant(request)
         client: _Client = grant.client
         return client.client, client.get_allowed_scope(request.payload.scope)
 
     def authorize(self, request: OAuthRequest, user: User | None) -> tuple[int, Any, list[tuple[str, str]]]:
         """The redirect back to the client: with a code if ``user`` allowed, an error if denied (None)."""
-        with self._transaction(write=True):
+        with self._transaction(request, write=True):
             grant = self.server.get_consent_grant(request, end_user=user)
             return self.server.create_authorization_response(request, grant_user=user, grant=grant)  # type: ignore[no-any-return]
 
     def token(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
         self._signing_key()  # made (if due) before the grant's transaction
-        with self._transaction(write=True):
+        with self._transaction(request, write=True):
             return self.server.create_token_response(request)  # type: ignore[no-any-return]
 
     def revoke(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
-        with self._transaction(write=True):
+        with self._transaction(request, write=True):
             return self.server.create_endpoint_response("revocation", request)  # type: ignore[no-any-return]
 
     def introspect(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
-        with self._transaction(write=False):
+        with self._transaction(request, write=False):
             return self.server.create_endpoint_response("introspection", request)  # type: ignore[no-any-return]
 
     def handle_error(
