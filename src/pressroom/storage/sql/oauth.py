@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import orjson
-from sqlalchemy import Connection, delete, exists, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, exists, insert, or_, select, update
 
 from pressroom.domain.oauth import AuthorizationCode, OAuthClient, RefreshToken, SigningKey
 from pressroom.storage.sql.engine import upsert
@@ -22,6 +22,16 @@ from pressroom.storage.sql.schema import (
 )
 
 _clients, _codes, _refresh, _revoked = oauth_clients, oauth_codes, oauth_refresh_tokens, oauth_revocations
+
+
+# One statement per Bearer request, built once (bound parameters, no list to expand).
+_ALIVE = select(
+    exists().where(_clients.c.id == bindparam("client"))
+    & ~exists().where(
+        or_(_revoked.c.key == bindparam("jti"), _revoked.c.key == bindparam("family")),
+        _revoked.c.expires_at >= bindparam("now"),
+    )
+)
 
 
 def _client(row: object) -> OAuthClient:
@@ -166,11 +176,8 @@ class SqlOAuthGateway:
 
     def token_alive(self, jti: str, family_id: str, client_id: str, now: int) -> bool:
         """Neither the access token nor its family is revoked, and its client still exists."""
-        revoked = exists().where(
-            _revoked.c.key.in_([f"jti:{jti}", f"family:{family_id}"]), _revoked.c.expires_at >= now
-        )
-        client = exists().where(_clients.c.id == client_id)
-        return bool(self.c.execute(select(client & ~revoked)).scalar())
+        params = {"jti": f"jti:{jti}", "family": f"family:{family_id}", "client": client_id, "now": now}
+        return bool(self.c.execute(_ALIVE, params).scalar())
 
     def purge(self, now: int) -> None:
         self.c.execute(delete(_codes).where(_codes.c.expires_at < now))
