@@ -337,6 +337,11 @@ def test_metadata_and_jwks_describe_the_server(oauth_client: TestClient) -> None
     assert oauth_client.get("/.well-known/openid-configuration").json() == metadata
     keys = oauth_client.get("/jwks.json").json()["keys"]
     assert [key["kty"] for key in keys] == ["EC"] and "d" not in keys[0]
+    assert oauth_client.get("/token").status_code == 405
+    too_large = oauth_client.post("/token", data={"grant_type": "x" * 70_000})
+    assert too_large.status_code == 413
+    not_a_form = oauth_client.post("/token", content=b"{}", headers={"Content-Type": "application/json"})
+    assert (not_a_form.status_code, not_a_form.json()["error"]) == (400, "invalid_request")
 
 
 def test_a_rotated_key_keeps_verifying_its_tokens_until_they_expire(oauth_client: TestClient) -> None:

@@ -30,6 +30,7 @@ from pressroom.domain.errors import PressroomError, TooManyRequests, Unauthorize
 from pressroom.domain.user import Session, User
 from pressroom.rest.auth import cookie_name_for, issuer_of
 from pressroom.rest.body import RequestBody, read_body
+from pressroom.rest.errors import status_of
 from pressroom.rest.forwarded import Client
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer
@@ -105,8 +106,11 @@ class OAuthEndpoints:
             return refused.answer
         except OAuth2Error as error:  # a request URI authlib refuses (plain http to a remote host)
             return _protocol(*error())
-        except PressroomError as error:
-            return self._page(400, "message.html", heading="Request refused", text=error.message, alert=True)
+        except PressroomError as error:  # a body too large or too slow, the database unavailable
+            text = error.message
+            return self._page(
+                status_of(error), "message.html", heading="Request refused", text=text, alert=True
+            )
 
     # -- the login page -------------------------------------------------------------------------------
     async def _login(

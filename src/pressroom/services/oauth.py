@@ -439,7 +439,6 @@ class Verified:
 
     user: User
     scope: tuple[str, ...]
-    client_id: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -631,7 +630,7 @@ class OAuthService:
             ):
                 raise InvalidToken("The access token was revoked, or its user cannot log in")
         assert user is not None
-        return Verified(user, tuple(scope_to_list(claims["scope"]) or ()), claims["client_id"])
+        return Verified(user, tuple(scope_to_list(claims["scope"]) or ()))
 
     def _claims(self, token: str, issuer: str) -> dict[str, Any]:
         """The claims of an access token signed by one of the published keys with ES256, for ``issuer``
