@@ -33,6 +33,7 @@ from pressroom.services.health import HealthService
 from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService, languages_to_install
 from pressroom.services.location import LocationService
+from pressroom.services.oauth import OAuthService
 from pressroom.services.object_state import ObjectStateService
 from pressroom.services.oidc import OidcService, Provider
 from pressroom.services.permissions import Permissions
@@ -183,6 +184,11 @@ def build_services(settings: Settings, engine: Engine) -> Services:
                 settings.dialects[0].prefix, timeout=settings.webhook_timeout_seconds,
                 allow_private=settings.webhook_allow_private, own_ports=own_ports(),
             ),
+        ),
+        oauth=OAuthService(
+            store, secret_keys=(secret, *settings.previous_secret_keys),
+            access_ttl=settings.oauth_access_ttl_seconds, refresh_ttl=settings.oauth_refresh_ttl_seconds,
+            key_rotation=settings.oauth_key_rotation_seconds,
         ),
     )  # fmt: skip
 

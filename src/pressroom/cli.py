@@ -28,6 +28,7 @@ from pressroom.app import (
 from pressroom.config import Settings, comma_list, settings_from_env
 from pressroom.domain.errors import PressroomError
 from pressroom.domain.event import Webhook, WebhookInput
+from pressroom.domain.oauth import OAuthClient
 from pressroom.logs import configure_logging
 from pressroom.progress import Progress, for_stream
 from pressroom.services.events import EventService
@@ -257,6 +258,57 @@ def _webhook_commands(commands: Any) -> None:
     webhook.set_defaults(run=_webhook)
 
 
+def _print_client(client: OAuthClient) -> None:
+    kind = "public" if client.public else "confidential"
+    acting = f"\tclient credentials as user {client.user_id}" if client.user_id is not None else ""
+    print(f"{client.id}\t{client.name}\t{kind}\t{' '.join(client.redirect_uris)}{acting}")
+
+
+def _oauth_client(args: argparse.Namespace) -> int:
+    """``pressroom oauth-client create|list|update|delete``, as the operator."""
+    settings, engine = _installed(args)
+    oauth = build_services(settings, engine).oauth
+    if args.action == "create":
+        made = oauth.create_client(
+            args.name, args.redirect_uri or [], public=args.public, user_login=args.user
+        )
+        _print_client(made.client)
+        if made.secret is not None:
+            print(f"secret (shown once): {made.secret}")
+    elif args.action == "list":
+        for client in oauth.clients():
+            _print_client(client)
+    elif args.action == "update":
+        _print_client(oauth.set_redirect_uris(args.id, args.redirect_uri or []))
+    else:  # delete
+        oauth.delete_client(args.id)
+        print(f"OAuth client {args.id} deleted.")
+    return 0
+
+
+def _oauth_client_commands(commands: Any) -> None:
+    oauth = commands.add_parser("oauth-client", help="manage the clients of the OAuth 2.0 server")
+    actions = oauth.add_subparsers(dest="action", required=True)
+    create = actions.add_parser(
+        "create", help="register a client (a confidential one's secret is shown once)"
+    )
+    create.add_argument("--name", required=True, help="shown to users on the consent page")
+    create.add_argument("--public", action="store_true", help="no secret: PKCE only (browser, mobile apps)")
+    create.add_argument("--user", default=None, help="login the client credentials grant acts as")
+    listing = actions.add_parser("list", help="every client")
+    update = actions.add_parser("update", help="replace a client's redirect URIs")
+    update.add_argument("id")
+    delete = actions.add_parser("delete", help="delete a client; its tokens stop working")
+    delete.add_argument("id")
+    for parser in (create, update):
+        parser.add_argument(
+            "--redirect-uri", action="append", required=True, help="an exact redirect URI (repeat for more)"
+        )
+    for parser in (create, listing, update, delete):
+        parser.add_argument("--database-url", default=None)
+    oauth.set_defaults(run=_oauth_client)
+
+
 def _at_least_one(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -401,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     _file_store_options(gc_files)
     gc_files.set_defaults(run=_gc_files)
     _webhook_commands(commands)
+    _oauth_client_commands(commands)
     args = parser.parse_args(argv)
     try:
         result: int = args.run(args)

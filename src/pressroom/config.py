@@ -18,7 +18,7 @@ from pressroom.domain.image_variation import (
 
 DEFAULT_DATABASE_URL = "sqlite:///var/pressroom.db"
 # Authentication methods an operator can choose from (PRESSROOM_AUTH_METHODS), and the default set.
-AUTH_METHODS = ("session", "jwt", "basic", "certificate", "oidc")
+AUTH_METHODS = ("session", "jwt", "basic", "oauth", "certificate", "oidc")
 DEFAULT_AUTH_METHODS = ("session", "jwt", "basic")
 CERT_LOGIN_FROM = ("cn", "email")
 # The claims of an external provider's token that may name the user (PRESSROOM_OIDC_LOGIN_CLAIM).
@@ -106,6 +106,13 @@ class Settings:
     oidc_jwks_ttl: float = 3600.0
     oidc_jwks_refetch: float = 30.0
     oidc_timeout_seconds: float = 5.0
+    # OAuth 2.0 (services/oauth.py, with the ``oauth`` method): the issuer (the server's base URL, as
+    # clients reach it: empty, taken from each request's scheme and Host), access and refresh token
+    # lifetimes, and how old the signing key gets before a new one signs.
+    oauth_issuer: str = ""
+    oauth_access_ttl_seconds: int = 600
+    oauth_refresh_ttl_seconds: int = 30 * 86400
+    oauth_key_rotation_seconds: int = 30 * 86400
     # One JSON line per request on the "pressroom.access" logger; logs are JSON lines unless "text".
     access_log: bool = False
     log_format: str = "json"
@@ -238,6 +245,15 @@ def _check_oidc(settings: Settings) -> None:
         raise ValueError("PRESSROOM_AUTH_METHODS includes oidc, which needs PRESSROOM_OIDC_ISSUER")
 
 
+def _issuer(text: str) -> str:
+    """``https://cms.example.com`` (no path, query or trailing slash)."""
+    issuer = text.strip().rstrip("/")
+    scheme, _, rest = issuer.partition("://")
+    if scheme not in {"http", "https"} or not rest or any(c in rest for c in "/?#"):
+        raise ValueError(f"PRESSROOM_OAUTH_ISSUER '{text}' must look like https://cms.example.com")
+    return issuer
+
+
 def _bool(text: str) -> bool:
     return text.strip().lower() in {"1", "true", "yes", "on"}
 
@@ -299,6 +315,10 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "OIDC_JWKS_TTL": ("oidc_jwks_ttl", float),
         "OIDC_JWKS_REFETCH": ("oidc_jwks_refetch", float),
         "OIDC_TIMEOUT_SECONDS": ("oidc_timeout_seconds", float),
+        "OAUTH_ISSUER": ("oauth_issuer", _issuer),
+        "OAUTH_ACCESS_TTL": ("oauth_access_ttl_seconds", int),
+        "OAUTH_REFRESH_TTL": ("oauth_refresh_ttl_seconds", int),
+        "OAUTH_KEY_ROTATION": ("oauth_key_rotation_seconds", int),
         "HTTP_CACHE_TTL": ("http_cache_ttl", int),
         "USER_CONTEXT_HASH_TTL": ("user_context_hash_ttl", int),
         "HTTP_CACHE_SOFT_PURGE": ("http_cache_soft_purge", _bool),

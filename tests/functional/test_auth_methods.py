@@ -118,6 +118,7 @@ def test_the_openapi_document_lists_the_default_methods(client: TestClient) -> N
         (("certificate",), {"certificate"}, [{"certificate": []}, {}]),
         (("jwt", "certificate"), {"jwt", "certificate"}, [{"certificate": []}, {"jwt": []}, {}]),
         (("session",), {"session", "csrf"}, [{"session": [], "csrf": []}, {}]),
+        (("oauth", "basic"), {"oauth", "basic"}, [{"basic": []}, {"oauth": ["default"]}, {}]),
     ],
 )
 def test_the_openapi_document_lists_only_the_active_methods(
@@ -129,14 +130,17 @@ def test_the_openapi_document_lists_only_the_active_methods(
     assert listed == security
     if "certificate" in names:
         assert schemes["certificate"]["type"] == "mutualTLS"
+    if "oauth" in names:
+        flows = schemes["oauth"]["flows"]
+        assert flows["authorizationCode"]["tokenUrl"] == flows["clientCredentials"]["tokenUrl"] == "/token"
+        assert set(flows["authorizationCode"]["scopes"]) == {"default", "read"}
 
 
 @pytest.mark.parametrize(
     ("env", "message"),
     [
-        ({"PRESSROOM_AUTH_METHODS": "session,oauth"}, "(not oauth)"),
         ({"PRESSROOM_AUTH_METHODS": "session,kerberos"}, "(not kerberos)"),
-        ({"PRESSROOM_AUTH_METHODS": " , "}, "must name some of session, jwt, basic, certificate"),
+        ({"PRESSROOM_AUTH_METHODS": " , "}, "must name some of session, jwt, basic, oauth, certificate"),
         ({"PRESSROOM_AUTH_METHODS": "certificate"}, "needs the TLS-terminating proxy"),
         ({"PRESSROOM_CERT_LOGIN_FROM": "uid"}, "must be cn or email"),
     ],

@@ -41,6 +41,7 @@ def test_the_wheel_installs_into_a_clean_virtualenv_and_serves(tmp_path: Path) -
         "pressroom/storage/sql/migrations/script.py.mako",
         "pressroom/storage/sql/migrations/env.py",
         "pressroom/py.typed",
+        "pressroom/rest/templates/login.html",  # the OAuth pages
     ):
         assert needed in members
     assert any(name.startswith("pressroom/storage/sql/migrations/versions/") for name in members)

@@ -54,11 +54,24 @@ def test_bodies_are_kept_compressed_and_come_back_whole() -> None:
     )
     cache.put("big", ('"e"', body, HEADERS))
     assert cache.size < len(body) // 4
-    assert cache.get("big") == ('"e"', body, HEADERS)
+    assert cache.get("big") == ('"e"', body, (*HEADERS, (b"content-length", b"%d" % len(body))))
     small = b'{"a": 1}'
     assert len(small) < PACK_FROM
     cache.put("small", (None, small, ()))
-    assert cache.get("small") == (None, small, ())
+    assert cache.get("small") == (None, small, ((b"content-length", b"%d" % len(small)),))
+
+
+def test_entries_share_their_header_lines_and_leave_the_length_out() -> None:
+    cache = RepresentationCache(max_bytes=1 << 20)
+    for n in range(2):
+        headers = ((b"content-type", b"application/json"), (b"content-length", b"%d" % (10 + n)))
+        cache.put(
+            n, (None, os.urandom(10 + n), tuple((bytes(name), bytes(value)) for name, value in headers))
+        )
+    first, second = cache.get(0), cache.get(1)
+    assert first is not None and second is not None
+    assert first[2][0] is second[2][0]  # one instance of the same line
+    assert [line[1] for line in (first[2][-1], second[2][-1])] == [b"10", b"11"]
 
 
 def _lookups(result: str) -> float:

@@ -34,7 +34,9 @@ class Unauthorized(PressroomError):
 
 
 class InvalidToken(Unauthorized):
-    """A bearer token that is not valid (RFC 6750 §3.1): sent with ``WWW-Authenticate: <challenge>``."""
+    """A Bearer access token this server does not honour (RFC 6750 §3.1): malformed, tampered, expired,
+    revoked, for another audience or issuer, or its user disabled or logged out since; sent with
+    ``WWW-Authenticate: <challenge>``."""
 
     @property
     def challenge(self) -> str:
@@ -45,6 +47,12 @@ class InvalidToken(Unauthorized):
 
 class Forbidden(PressroomError):
     """The operation is not allowed in the current state, or the identifier is taken."""
+
+
+class InsufficientScope(Forbidden):
+    """The access token's scope does not cover the request (403 with a Bearer challenge)."""
+
+    challenge = 'Bearer error="insufficient_scope"'
 
 
 class NotFound(PressroomError):

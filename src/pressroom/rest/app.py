@@ -20,6 +20,7 @@ from pressroom.config import Dialect, Settings
 from pressroom.domain.caller import CURRENT, RequestCaller, StaleCaller
 from pressroom.domain.errors import (
     BadRequest,
+    InsufficientScope,
     InvalidToken,
     MethodNotAllowed,
     NotFound,
@@ -47,6 +48,7 @@ from pressroom.rest.httpcache import (
     user_context_answer,
 )
 from pressroom.rest.media import Rendering, negotiate, parse_media_type
+from pressroom.rest.oauth import OAuthEndpoints
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer, Trace, request_id
 from pressroom.rest.output.cache import RepresentationCache
@@ -95,6 +97,7 @@ class RestApp:
         self.dialects = sorted(settings.dialects, key=lambda d: len(d.prefix), reverse=True)
         self.cors = Cors(settings.cors_origins)
         self.docs = ApiDocs(settings, router)
+        self.oauth = OAuthEndpoints(settings, services)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -113,6 +116,10 @@ class RestApp:
         elif self.docs.handles(scope["path"]):
             trace.route = "docs"
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")
+        elif self.oauth.handles(scope["path"]):
+            trace.route = "oauth" + scope["path"].replace("/", ".")
+            with self.services.permissions.scope():
+                reply = _plain(await self.oauth.answer(scope, request_body, client), "no-store")
         elif scope["path"] == USER_CONTEXT_PATH:
             trace.route = "user_context_hash"
             with self.services.permissions.scope():
@@ -178,15 +185,18 @@ class RestApp:
             cookies = cookie_parser(headers.get("cookie", ""))
             address = client.address
             auth = self.services.auth
-            caller = await identify(auth, self.settings, headers, cookies, method, route.name, client)
+            caller = await identify(
+                auth, self.settings, headers, cookies, method, route.name, client, oauth=self.services.oauth
+            )
             try:
                 return await self._serve(attempt, caller, address, body, trace)
             except StaleCaller:  # the cache was wrong about the caller: identify from the rows, again
                 if caller.check is not None:
                     auth.forget(caller.check)
                 caller = await identify(
-                    auth, self.settings, headers, cookies, method, route.name, client, cached=False
-                )
+                    auth, self.settings, headers, cookies, method, route.name, client,
+                    oauth=self.services.oauth, cached=False,
+                )  # fmt: skip
                 return await self._serve(attempt, caller, address, body, trace)
         except Exception as error:  # every failure becomes an ErrorMessage
             reply = self._error(out, error)
@@ -381,10 +391,10 @@ class RestApp:
             reply.header("allow", ",".join(error.allowed))
         if isinstance(error, RetryLater):
             reply.header("retry-after", str(error.retry_after))
-        if isinstance(error, InvalidToken):
-            reply.header("www-authenticate", error.challenge)
         if isinstance(error, RangeNotSatisfiable):
             reply.header("content-range", f"bytes */{error.size}")
+        if isinstance(error, InvalidToken | InsufficientScope):
+            reply.header("www-authenticate", error.challenge)
         return reply
 
 

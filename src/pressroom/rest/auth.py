@@ -16,12 +16,14 @@ from starlette.datastructures import Headers
 
 from pressroom.config import Settings
 from pressroom.domain.caller import CallerCheck
-from pressroom.domain.errors import BadRequest, Unauthorized
+from pressroom.domain.errors import BadRequest, InsufficientScope, InvalidToken, Unauthorized
 from pressroom.domain.user import Session, User
 from pressroom.rest.certificate import certificate_subject
 from pressroom.rest.forwarded import Client
 from pressroom.rest.offload import OFF_LOOP_ROUTES, off_loop
 from pressroom.services.auth import AuthService
+from pressroom.services.oauth import OAuthService
+from pressroom.services.oidc import OidcService
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 # Session routes check the token themselves (or need none): login, refresh, logout, check.
@@ -30,7 +32,7 @@ CSRF_EXEMPT_ROUTES = frozenset({"session.create", "session.refresh", "session.de
 # image variations (rest/offload.py).
 PASSWORD_ROUTES = OFF_LOOP_ROUTES
 # Authorization schemes and the methods (PRESSROOM_AUTH_METHODS) each belongs to.
-_SCHEME_METHODS = {"basic": ("basic",), "bearer": ("jwt", "oidc")}
+_SCHEME_METHODS = {"basic": ("basic",), "bearer": ("jwt", "oauth", "oidc")}
 COOKIE_PREFIX = "eZSESSID"
 
 
@@ -93,6 +95,7 @@ async def identify(
     route_name: str,
     client: Client,
     *,
+    oauth: OAuthService | None = None,
     cached: bool = True,
 ) -> Caller:
     """Who is calling, by the methods of ``PRESSROOM_AUTH_METHODS`` only: the credentials of any other are
@@ -124,7 +127,10 @@ async def identify(
         )
         return _stateless(user, cookie_name)
     if scheme == "bearer":
-        return _stateless(await _bearer(auth, settings, credentials, siteaccess, cached), cookie_name)
+        user = await bearer_user(
+            auth, oauth, settings, headers, client, credentials, method, siteaccess, cached=cached
+        )
+        return _stateless(user, cookie_name)
     session_id = cookies.get(cookie_name) if "session" in settings.auth_methods else None
     if session_id:
         unsafe = method not in SAFE_METHODS and route_name not in CSRF_EXEMPT_ROUTES
@@ -143,22 +149,6 @@ async def identify(
     return Caller(auth.anonymous(), None, cookie_name)
 
 
-async def _bearer(
-    auth: AuthService, settings: Settings, token: str, siteaccess: str, cached: bool
-) -> User | CallerCheck:
-    """The user of a Bearer token, by the active method it belongs to: the external provider's
-    (``oidc``) when it says the provider issued it, or when ``jwt`` is not active; this server's JWT
-    otherwise. A token of the provider verified before comes from the cache; else it is verified off the
-    event loop (fetching the provider's keys may take up to its timeout)."""
-    oidc = auth.oidc if "oidc" in settings.auth_methods else None
-    if oidc is not None and ("jwt" not in settings.auth_methods or oidc.issued(token)):
-        check = oidc.cached(token, siteaccess) if cached else None
-        if check is not None:
-            return check
-        return await off_loop(oidc.user_from_token, token, siteaccess=siteaccess)
-    return auth.user_from_token(token, cached=cached)
-
-
 def _authorization(headers: Headers, methods: tuple[str, ...]) -> tuple[str, str]:
     """The Authorization header's scheme (lower case) and credentials; ``("", "")`` without one, or when
     its scheme is unknown or of no method active."""
@@ -167,6 +157,59 @@ def _authorization(headers: Headers, methods: tuple[str, ...]) -> tuple[str, str
     if not any(method in methods for method in _SCHEME_METHODS.get(scheme, ())):
         return "", ""
     return scheme, credentials.strip()
+
+
+async def bearer_user(
+    auth: AuthService,
+    oauth: OAuthService | None,
+    settings: Settings,
+    headers: Headers,
+    client: Client,
+    token: str,
+    method: str,
+    siteaccess: str,
+    *,
+    cached: bool,
+) -> User | CallerCheck:
+    """Whom a Bearer token names, each kind honoured only while its method is active:
+    - a token the external OpenID Connect provider issued (its unverified ``iss`` says so; ``oidc``),
+      verified off the event loop unless verified before (fetching the provider's keys may take up to its
+      timeout);
+    - an access token of this server's OAuth authorization server (its JWS header says so: ``typ``
+      at+jwt or a ``kid``; ``oauth``), narrowed to the safe methods by the ``read`` scope;
+    - else the session API's JWT (``jwt``), or, with ``jwt`` off, the provider's (for its error).
+    A token no active method takes is an invalid token."""
+    methods = settings.auth_methods
+    oidc = auth.oidc if "oidc" in methods else None
+    if oidc is not None and oidc.issued(token):
+        return await _provider_user(oidc, token, siteaccess, cached)
+    if oauth is not None and "oauth" in methods and oauth.is_access_token(token):
+        verified = oauth.verify(token, issuer_of(settings, headers, client))
+        if "default" not in verified.scope and method not in SAFE_METHODS:
+            raise InsufficientScope(
+                f"The access token's scope ({' '.join(verified.scope)}) does not allow {method}"
+            )
+        return verified.user
+    if "jwt" in methods:
+        return auth.user_from_token(token, cached=cached)
+    if oidc is not None:
+        return await _provider_user(oidc, token, siteaccess, cached)
+    raise InvalidToken("The Bearer token is not an access token of this server")
+
+
+async def _provider_user(oidc: OidcService, token: str, siteaccess: str, cached: bool) -> User | CallerCheck:
+    check = oidc.cached(token, siteaccess) if cached else None
+    if check is not None:
+        return check
+    return await off_loop(oidc.user_from_token, token, siteaccess=siteaccess)
+
+
+def issuer_of(settings: Settings, headers: Headers, client: Client) -> str:
+    """The OAuth issuer: ``PRESSROOM_OAUTH_ISSUER``, else the base URL the request came to."""
+    if settings.oauth_issuer:
+        return settings.oauth_issuer
+    scheme = "https" if client.https else "http"
+    return f"{scheme}://{headers.get('host', 'localhost')}"
 
 
 def _stateless(found: User | CallerCheck, cookie_name: str) -> Caller:

@@ -179,8 +179,9 @@ async def user_context_answer(
         raise MethodNotAllowed(f"{USER_CONTEXT_PATH} answers GET and HEAD", ("GET", "HEAD"))
     cookies = cookie_parser(headers.get("cookie", ""))
     caller = await identify(
-        services.auth, settings, headers, cookies, "GET", "user_context_hash", client, cached=False
-    )
+        services.auth, settings, headers, cookies, "GET", "user_context_hash", client,
+        oauth=services.oauth, cached=False,
+    )  # fmt: skip
     rights = CallerRights(services.permissions, caller.user)
     ttl = settings.user_context_hash_ttl
     return [

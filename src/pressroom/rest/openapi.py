@@ -337,6 +337,24 @@ def security_schemes(
                 "description": "Session.csrfToken, sent with the session cookie on POST, PATCH, PUT, DELETE",
             },
         },
+        "oauth": {
+            "oauth": {
+                "type": "oauth2",
+                "description": (
+                    "An access token of this server's OAuth 2.0 authorization server (metadata at "
+                    "/.well-known/oauth-authorization-server); scope read allows only GET, HEAD and OPTIONS"
+                ),
+                "flows": {
+                    "authorizationCode": {
+                        "authorizationUrl": "/authorize",
+                        "tokenUrl": "/token",
+                        "refreshUrl": "/token",
+                        "scopes": OAUTH_SCOPES,
+                    },
+                    "clientCredentials": {"tokenUrl": "/token", "scopes": OAUTH_SCOPES},
+                },
+            }
+        },
         "certificate": {
             "certificate": {
                 "type": "mutualTLS",
@@ -354,11 +372,13 @@ def security_schemes(
     return {name: scheme for method in auth_methods for name, scheme in schemes[method].items()}
 
 
+OAUTH_SCOPES = {"default": "the user's own rights", "read": "the user's rights, for safe methods only"}
 _REQUIREMENTS: tuple[tuple[str, dict[str, list[str]]], ...] = (
     ("certificate", {"certificate": []}),
     ("basic", {"basic": []}),
     ("jwt", {"jwt": []}),
     ("oidc", {"oidc": []}),
+    ("oauth", {"oauth": ["default"]}),
     ("session", {"session": [], "csrf": []}),
 )
 
@@ -377,11 +397,15 @@ def document(
     paths = builder.paths()
     schemes = security_schemes(auth_methods, session_cookie, oidc_issuer)
     security = [requirement for method, requirement in _REQUIREMENTS if method in auth_methods] + [{}]
-    if "session" in auth_methods:
-        # reads need the session cookie only: X-CSRF-Token guards the unsafe methods
+    if "session" in auth_methods or "oauth" in auth_methods:
+        # reads need the session cookie only: X-CSRF-Token guards the unsafe methods; an access token of
+        # scope read does for them
         reading: list[dict[str, list[str]]] = [
-            {name: [] for name in requirement if name != "csrf"} for requirement in security
+            {name: scopes for name, scopes in requirement.items() if name != "csrf"}
+            for requirement in security
         ]
+        if "oauth" in auth_methods:
+            reading.insert(-1, {"oauth": ["read"]})
         for item in paths.values():
             for key in ("get", "head"):
                 if key in item:

@@ -16,6 +16,7 @@ from pressroom.services.health import HealthService
 from pressroom.services.image import ImageService
 from pressroom.services.language import LanguageService
 from pressroom.services.location import LocationService
+from pressroom.services.oauth import OAuthService
 from pressroom.services.object_state import ObjectStateService
 from pressroom.services.permissions import Permissions
 from pressroom.services.relation import RelationService
@@ -57,3 +58,4 @@ class Services:
     role_assignments: RoleAssignmentService
     search: SearchService
     events: EventService
+    oauth: OAuthService

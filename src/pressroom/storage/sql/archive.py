@@ -45,8 +45,15 @@ from pressroom.storage.sql.sequences import bump_epoch
 __all__ = ["ArchiveError", "ArchiveLimits", "export_repository", "import_repository"]
 
 # Not carried over: sessions and throttling, and the event log with its deliveries (an imported repository
-# starts a log of its own; webhook subscriptions are configuration and travel).
-VOLATILE = frozenset({"sessions", "login_failures", "events", "event_cursors", "webhook_deliveries"})
+# starts a log of its own; webhook subscriptions are configuration and travel). OAuth clients travel too
+# (configuration, their secrets only as hashes); the grants and keys do not: an imported repository signs
+# with keys of its own, and every client asks its users again.
+VOLATILE = frozenset(
+    {
+        "sessions", "login_failures", "events", "event_cursors", "webhook_deliveries",
+        "oauth_codes", "oauth_refresh_tokens", "oauth_revocations", "oauth_keys",
+    }
+)  # fmt: skip
 DERIVED = frozenset({"field_index", "search_text"})  # the search index: rebuilt on import, not archived
 _BATCH = 1000
 

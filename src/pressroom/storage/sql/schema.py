@@ -560,3 +560,65 @@ Index(
     webhook_deliveries.c.id,
 )
 Index("ix_webhook_deliveries_event", webhook_deliveries.c.event_id)
+
+# --- OAuth 2.0 (services/oauth.py) -----------------------------------------------------------------------
+oauth_clients = Table(
+    "oauth_clients",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("redirect_uris", Text, nullable=False),  # JSON list, matched exactly
+    Column("secret_hash", String(128), nullable=True),  # None: a public client
+    Column("user_id", Integer, ForeignKey("users.content_id", ondelete="CASCADE"), nullable=True),
+    Column("created_at", Integer, nullable=False),
+)
+
+oauth_codes = Table(
+    "oauth_codes",
+    metadata,
+    Column("code_hash", String(64), primary_key=True),
+    Column("client_id", String(64), ForeignKey("oauth_clients.id", ondelete="CASCADE"), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.content_id", ondelete="CASCADE"), nullable=False),
+    Column("redirect_uri", Text, nullable=False),
+    Column("scope", String(200), nullable=False),
+    Column("code_challenge", String(128), nullable=True),
+    Column("code_challenge_method", String(10), nullable=True),
+    Column("family_id", String(64), nullable=False),
+    Column("used", Boolean, nullable=False, default=False),
+    Column("expires_at", Integer, nullable=False),
+)
+Index("ix_oauth_codes_expires_at", oauth_codes.c.expires_at)
+
+oauth_refresh_tokens = Table(
+    "oauth_refresh_tokens",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("family_id", String(64), nullable=False),
+    Column("client_id", String(64), ForeignKey("oauth_clients.id", ondelete="CASCADE"), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.content_id", ondelete="CASCADE"), nullable=False),
+    Column("scope", String(200), nullable=False),
+    Column("epoch", Integer, nullable=False),
+    Column("used", Boolean, nullable=False, default=False),
+    Column("expires_at", Integer, nullable=False),
+)
+Index("ix_oauth_refresh_tokens_family", oauth_refresh_tokens.c.family_id)
+Index("ix_oauth_refresh_tokens_expires_at", oauth_refresh_tokens.c.expires_at)
+
+# Revoked access tokens ("jti:<id>") and token families ("family:<id>"), kept until what they name expires.
+oauth_revocations = Table(
+    "oauth_revocations",
+    metadata,
+    Column("key", String(100), primary_key=True),
+    Column("expires_at", Integer, nullable=False),
+)
+Index("ix_oauth_revocations_expires_at", oauth_revocations.c.expires_at)
+
+# Access token signing keys; the private key encrypted with a key derived from the server secret.
+oauth_keys = Table(
+    "oauth_keys",
+    metadata,
+    Column("kid", String(64), primary_key=True),
+    Column("private_key", Text, nullable=False),
+    Column("public_jwk", Text, nullable=False),
+    Column("created_at", Integer, nullable=False),
+)

@@ -25,6 +25,7 @@ from pressroom.storage.sql.integrity import SqlIntegrityGateway
 from pressroom.storage.sql.language import SqlLanguageGateway
 from pressroom.storage.sql.location import SqlLocationGateway
 from pressroom.storage.sql.migrate import is_current
+from pressroom.storage.sql.oauth import SqlOAuthGateway
 from pressroom.storage.sql.object_state import SqlObjectStateGateway
 from pressroom.storage.sql.relation import SqlRelationGateway
 from pressroom.storage.sql.role import SqlRoleGateway
@@ -118,6 +119,10 @@ class SqlTx:
     @cached_property
     def webhooks(self) -> SqlWebhookGateway:
         return SqlWebhookGateway(self.connection)
+
+    @cached_property
+    def oauth(self) -> SqlOAuthGateway:
+        return SqlOAuthGateway(self.connection)
 
     @cached_property
     def sessions(self) -> SqlSessionGateway:
