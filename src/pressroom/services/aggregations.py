@@ -19,8 +19,8 @@ from pressroom.domain.content_type import FieldDefinition
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.fieldtypes.ezselection import all_options
 from pressroom.domain.user import User, UserContent, UserGroup
-from pressroom.services.content_ops import load_current_versions
 from pressroom.services.permissions import Permissions
+from pressroom.services.version_assembly import load_current_versions
 from pressroom.storage.spi import Tx
 
 KeyLoader = Callable[[Sequence[object]], dict[object, object]]

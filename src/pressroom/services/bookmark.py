@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from pressroom.domain.errors import Conflict, NotFound, Unauthorized
 from pressroom.domain.location import Location
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_readable, get_content, get_location
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import get_content, get_location
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 

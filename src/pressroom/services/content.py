@@ -25,34 +25,30 @@ from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
+from pressroom.services.content_access import check_readable, draft_reader, require_create, require_on
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
-from pressroom.services.content_ops import (
-    check_readable,
-    copy_item,
+from pressroom.services.content_loading import (
     current_version,
-    delete_content,
-    draft_reader,
-    drop_version,
     get_content,
     get_content_type,
     get_location,
     installed_languages,
-    load_version,
     lock_content,
+)
+from pressroom.services.content_tree import (
+    delete_content,
     new_remote_id,
     refresh_visibility,
-    reindex,
-    remove_translation,
-    require_create,
-    require_on,
     resolve_location,
-    save_plan,
 )
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
+from pressroom.services.publishing import copy_item, reindex
 from pressroom.services.url_alias_ops import refresh_location_aliases
+from pressroom.services.version_assembly import load_version
 from pressroom.services.version_cache import VersionCache
+from pressroom.services.version_writing import drop_version, remove_translation, save_plan
 from pressroom.storage.spi import Store, Tx
 
 DEFAULT_SECTION_ID = 1

@@ -30,7 +30,7 @@ from pressroom.domain.fieldtypes.coerce import dict_or_none, str_or_empty
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.image_variation import variation_origin
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_version_readable
+from pressroom.services.content_access import check_version_readable
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, TreeLock, Tx
 

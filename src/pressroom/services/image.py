@@ -18,8 +18,9 @@ from pressroom.domain.image_variation import (
     variation_file_id,
 )
 from pressroom.domain.user import User
+from pressroom.services.content_access import check_version_readable
 from pressroom.services.content_fields import IMAGE_TYPES
-from pressroom.services.content_ops import check_version_readable, get_content, get_version
+from pressroom.services.content_loading import get_content, get_version
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 

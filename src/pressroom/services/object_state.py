@@ -8,7 +8,8 @@ from pressroom.domain.errors import BadRequest, Forbidden, NotFound, Preconditio
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_readable, get_content, installed_languages, lock_content
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import get_content, installed_languages, lock_content
 from pressroom.services.event_log import record, record_content
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.storage.spi import Store, Tx

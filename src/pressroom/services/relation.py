@@ -7,13 +7,8 @@ from dataclasses import dataclass
 from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.user import User
-from pressroom.services.content_ops import (
-    check_version_readable,
-    get_content,
-    get_version,
-    lock_content,
-    require_on,
-)
+from pressroom.services.content_access import check_version_readable, require_on
+from pressroom.services.content_loading import get_content, get_version, lock_content
 from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx

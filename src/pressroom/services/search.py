@@ -32,8 +32,9 @@ from pressroom.domain.search import (
 )
 from pressroom.domain.user import User
 from pressroom.services.aggregations import AggregationKeys
-from pressroom.services.content_ops import draft_reader, load_current_versions
+from pressroom.services.content_access import draft_reader
 from pressroom.services.permissions import Permissions
+from pressroom.services.version_assembly import load_current_versions
 from pressroom.storage.spi import SearchScope, Store, Tx
 
 

@@ -8,13 +8,9 @@ from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
 from pressroom.domain.user import User
-from pressroom.services.content_ops import (
-    get_location,
-    new_remote_id,
-    refresh_visibility,
-    require_create,
-    require_on,
-)
+from pressroom.services.content_access import require_create, require_on
+from pressroom.services.content_loading import get_location
+from pressroom.services.content_tree import new_remote_id, refresh_visibility
 from pressroom.services.event_log import record, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids

@@ -17,14 +17,9 @@ from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_TYPE, ContentParts, User, UserContent, UserCreate, UserUpdate
 from pressroom.services.accounts import account_definition, check_account_free
 from pressroom.services.content import now
-from pressroom.services.content_ops import (
-    delete_content,
-    delete_subtrees,
-    get_content_type,
-    place,
-    require_on,
-    resolve_location,
-)
+from pressroom.services.content_access import require_on
+from pressroom.services.content_loading import get_content_type
+from pressroom.services.content_tree import delete_content, delete_subtrees, place, resolve_location
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target

@@ -14,19 +14,14 @@ from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserContent, UserGroup
 from pressroom.services.content import create_draft, update_metadata
-from pressroom.services.content_ops import (
-    check_readable,
-    copy_version,
-    current_version,
-    get_content,
-    get_content_type,
-    load_current_versions,
-    load_version,
-    publish,
-)
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import current_version, get_content, get_content_type
 from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
+from pressroom.services.publishing import publish
 from pressroom.services.version import edit_draft
+from pressroom.services.version_assembly import load_current_versions, load_version
+from pressroom.services.version_writing import copy_version
 from pressroom.storage.spi import Tx
 
 ROOT_USER_GROUP_PATH = "1/5"  # the "Users" group of the clean install (spec/install.md §9)
@@ -79,7 +74,7 @@ def load_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> U
 
 def lock_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
     """``load_user`` for a change: the user's content item stays locked until the transaction ends
-    (see ``content_ops.lock_content``)."""
+    (see ``content_loading.lock_content``)."""
     found(tx.content.lock(user_id), "User", user_id)
     return load_user(tx, permissions, viewer, user_id)
 

@@ -12,7 +12,9 @@ from pressroom.domain.location import Location
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
-from pressroom.services.content_ops import check_readable, delete_content, lock_content, require_on
+from pressroom.services.content_access import check_readable, require_on
+from pressroom.services.content_loading import lock_content
+from pressroom.services.content_tree import delete_content
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService

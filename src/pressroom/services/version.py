@@ -23,29 +23,23 @@ from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content import now
+from pressroom.services.content_access import check_readable, check_version_readable, draft_reader, require_on
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
-from pressroom.services.content_ops import (
-    check_readable,
-    check_version_readable,
-    copy_version,
+from pressroom.services.content_loading import (
     current_version,
-    draft_reader,
-    drop_version,
     get_content,
     get_content_type,
     get_version,
     installed_languages,
-    load_version,
     lock_content,
     lock_version,
-    publish,
-    remove_translation,
-    require_on,
-    save_plan,
 )
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
+from pressroom.services.publishing import publish
+from pressroom.services.version_assembly import load_version
+from pressroom.services.version_writing import copy_version, drop_version, remove_translation, save_plan
 from pressroom.storage.spi import Store, Tx
 
 
