@@ -99,7 +99,8 @@ class AggregationKeys:
             for key, version in ((key, versions.get(_int(key))) for key in keys)
             if version is not None and version.content.main_location_id is not None
         }
-        locations = self.tx.locations.get_many(list(mains.values()))
+        readable = self.permissions.read_criterion(self.user, self.tx)
+        locations = self.tx.locations.get_many(list(mains.values()), readable)
         return {
             key: UserGroup(versions[_int(key)], locations[location_id])
             for key, location_id in mains.items()

@@ -54,7 +54,7 @@ class BookmarkService:
         with self.store.read() as tx:
             readable = self.permissions.read_criterion(user, tx)
             ids = tx.bookmarks.page(user.id, readable, offset, limit)
-            found = tx.locations.get_many(ids)
+            found = tx.locations.get_many(ids, readable)
             infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
             page = [replace(found[i], content_info=infos.get(found[i].content_id or 0)) for i in ids]
             return BookmarkPage(tx.bookmarks.count(user.id, readable), page)

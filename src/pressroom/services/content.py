@@ -23,6 +23,7 @@ from pressroom.domain.errors import (
 )
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_readable, draft_reader, require_create, require_on
@@ -106,10 +107,16 @@ class ContentService:
                 return load_version(tx, info, version, languages, readable=readable, drafts=drafts)
             loaded = None
             if found.fields is not None:
-                stored = tx.relations.list(info.id, version.version_no) if found.has_relations else []
+                stored = (
+                    tx.relations.list(info.id, version.version_no, readable=UNRESTRICTED)
+                    if found.has_relations
+                    else []
+                )  # as stored: load_version filters them for the caller
                 loaded = (found.fields, stored)
             cache, stamp = self.versions, found.stamp
-            return load_version(tx, info, version, languages, cache, stamp, readable, loaded, drafts)
+            return load_version(
+                tx, info, version, languages, cache, stamp, readable=readable, loaded=loaded, drafts=drafts
+            )
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
         with self.store.read() as tx:
@@ -149,7 +156,7 @@ class ContentService:
             require_on(self.permissions, user, tx, "hide", info)
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
-                refresh_visibility(tx, tx.locations.of_content(content_id))
+                refresh_visibility(tx, tx.locations.of_content(content_id, UNRESTRICTED))
             record_content(tx, "content.hidden" if hidden else "content.revealed", user.id, info)
 
     # -- delete and copy -----------------------------------------------------------------------------
@@ -159,7 +166,7 @@ class ContentService:
         with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info)
-            locations = tx.locations.of_content(content_id)
+            locations = tx.locations.of_content(content_id, UNRESTRICTED)
             paths = [location.path_string for location in locations]
             if paths:
                 self.permissions.require_throughout(user, "remove", paths, tx)
@@ -208,7 +215,7 @@ class ContentService:
                     remove_translation(tx, info, version, language_code)
             reindex(tx, info)
             tx.content.touch(content_id)
-            locations = tx.locations.of_content(content_id)
+            locations = tx.locations.of_content(content_id, UNRESTRICTED)
             refresh_location_aliases(tx, [location.id for location in locations])
             kind = "content.translation_deleted"
             record_content(tx, kind, user.id, info, languages=[language_code], locations=locations)
@@ -290,8 +297,9 @@ def create_draft(
         tx.locations.add_pending(content_id, location)
     # What was just written, not read back (but the relations, when some were stored).
     info = tx.content.created(content_id, new, version.names)
-    relations = tx.relations.list(content_id, version_no) if related else []
-    return load_version(tx, info, version, loaded=(tx.content.stored_fields(content_type, fields), relations))
+    relations = tx.relations.list(content_id, version_no, readable=UNRESTRICTED) if related else []
+    loaded = (tx.content.stored_fields(content_type, fields), relations)  # filtered by load_version
+    return load_version(tx, info, version, readable=permissions.read_criterion(user, tx), loaded=loaded)
 
 
 def _parent_section(parents: list[Location], infos: dict[int, ContentInfo | None]) -> int:
@@ -325,7 +333,7 @@ def update_metadata(tx: Tx, info: ContentInfo, struct: ContentUpdate) -> None:
             raise InvalidArgument(
                 f"mainLanguageCode '{struct.main_language_code}' is not a translation of content {content_id}"
             )
-    location_ids = {location.id for location in tx.locations.of_content(content_id)}
+    location_ids = {location.id for location in tx.locations.of_content(content_id, UNRESTRICTED)}
     if struct.main_location_id is not None and struct.main_location_id not in location_ids:
         raise InvalidArgument(f"Location {struct.main_location_id} is not a location of content {content_id}")
     if struct.remote_id is not None and struct.remote_id != info.remote_id:

@@ -7,6 +7,7 @@ from pressroom.domain.content import ContentInfo, LockedVersion, VersionInfo
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import NotFound, found
 from pressroom.domain.location import Location
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.storage.spi import Tx
 
 
@@ -58,7 +59,7 @@ def get_content_type(tx: Tx, type_id: int) -> ContentType:
 
 
 def get_location(tx: Tx, location_id: int) -> Location:
-    location = tx.locations.get(location_id)
+    location = tx.locations.get(location_id, UNRESTRICTED)
     if location is None:
         raise NotFound.of("Location", location_id)
     return location

@@ -10,6 +10,7 @@ from pressroom.domain.content import ContentInfo
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.services.url_alias_ops import remove_subtree_aliases
 from pressroom.storage.spi import Tx
 
@@ -87,5 +88,5 @@ def refresh_visibility(tx: Tx, roots: Iterable[Location]) -> None:
     """Recompute ``invisible`` below (and at) each root after something was hidden, revealed or moved:
     a location is invisible when it, an ancestor, or the content of either is hidden."""
     for root in roots:
-        parent = tx.locations.get(root.parent_id) if root.parent_id != root.id else None
+        parent = tx.locations.get(root.parent_id, UNRESTRICTED) if root.parent_id != root.id else None
         tx.locations.refresh_invisible(root.path_string, bool(parent and (parent.invisible or parent.hidden)))

@@ -26,6 +26,7 @@ from pressroom.domain.event import (
     check_secret,
     new_secret,
 )
+from pressroom.domain.read_scope import UNRESTRICTED, ReadScope
 from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store
@@ -95,16 +96,16 @@ class EventService:
         if not 1 <= limit <= MAX_FEED_PAGE:
             raise InvalidArgument(f"limit: must be from 1 to {MAX_FEED_PAGE}")
         with self.store.read() as tx:
-            readable = (
-                None
+            readable: ReadScope = (
+                UNRESTRICTED
                 if _may_administrate(self.permissions, user)
                 else self.permissions.read_criterion(user, tx)
             )
             # Read the unfiltered page to know how far the filtered one reaches.
-            page = tx.events.read(cursor, limit)
+            page = tx.events.read(cursor, limit, UNRESTRICTED)
             if not page:
                 return [], cursor
-            visible = page if readable is None else tx.events.read(cursor, limit, readable)
+            visible = page if readable is UNRESTRICTED else tx.events.read(cursor, limit, readable)
             last = page[-1].cursor
         return [event for event in visible if (event.tx, event.id) <= (last.tx, last.id)], last
 

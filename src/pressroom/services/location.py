@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, LocationCreate, LocationUpdate, is_below
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
@@ -54,7 +55,7 @@ class LocationService:
         """The location whose real path is ``path``, its child count limited to what ``user`` may read
         (or left out: ``counted=False``)."""
         ids = path_ids(path)
-        readable = self.permissions.read_criterion(user, tx) if counted else None
+        readable = self.permissions.read_criterion(user, tx) if counted else UNRESTRICTED  # nothing counted
         location = tx.locations.get(ids[-1], readable, counted=counted)
         if location is None or location.path_ids != ids:
             raise NotFound(f"Could not find 'Location' with path '{path}'")
@@ -116,7 +117,7 @@ class LocationService:
             elif url_alias is not None:
                 entry = lookup(tx, url_alias)
                 target = None if entry is None else entry.location_id
-                found = None if target is None else tx.locations.get(target)
+                found = None if target is None else tx.locations.get(target, UNRESTRICTED)
                 if found is None:
                     raise NotFound(f"Could not find 'URLAlias' with identifier '{url_alias}'")
                 location = found
@@ -173,7 +174,7 @@ class LocationService:
             )  # fmt: skip
             if not info.is_published:
                 raise Forbidden(f"Content {content_id} is not published and cannot get another location")
-            existing = tx.locations.of_content(content_id)
+            existing = tx.locations.of_content(content_id, UNRESTRICTED)
             self._check_placeable(existing, parent, content_id)
             resolved = resolve_location(tx, struct, get_content_type(tx, info.content_type_id))
             created = place(tx, info, parent, resolved)
@@ -321,4 +322,8 @@ class LocationService:
 
 def _others(tx: Tx, location: Location) -> list[Location]:
     """The other locations of the location's content."""
-    return [other for other in tx.locations.of_content(location.content_id or 0) if other.id != location.id]
+    return [
+        other
+        for other in tx.locations.of_content(location.content_id or 0, UNRESTRICTED)
+        if other.id != location.id
+    ]

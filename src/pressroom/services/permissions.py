@@ -27,6 +27,7 @@ from pressroom.domain.errors import Unauthorized
 from pressroom.domain.location import Location
 from pressroom.domain.permission import Subject, Target, grant_allows, permission_criterion
 from pressroom.domain.query import Criterion, LogicalNot, MatchAll, MatchNone, Subtree, all_of
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Grant, Role
 from pressroom.domain.user import User
 from pressroom.storage.spi import Store, Tx
@@ -63,9 +64,9 @@ class StoreFacts:
 
     def _locations(self, content_id: int) -> list[Location]:
         if self.tx is not None:
-            return self.tx.locations.of_content(content_id)
+            return self.tx.locations.of_content(content_id, UNRESTRICTED)
         with self.store.read() as tx:
-            return tx.locations.of_content(content_id)
+            return tx.locations.of_content(content_id, UNRESTRICTED)
 
     def locations_of(self, content_id: int) -> tuple[Location, ...]:
         return tuple(self._locations(content_id))

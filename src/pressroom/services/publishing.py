@@ -18,6 +18,7 @@ from pressroom.domain.content import (
 )
 from pressroom.domain.errors import Forbidden
 from pressroom.domain.location import LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.search_index import index_item
 from pressroom.domain.user import User
 from pressroom.services.accounts import sync_account
@@ -70,7 +71,7 @@ def publish(
     )
     names = {info.id: segment_names(content_type, version, fields)}
     new = info.status == DRAFT  # never published: no location but those just placed
-    locations = placed if new else tx.locations.of_content(info.id)
+    locations = placed if new else tx.locations.of_content(info.id, UNRESTRICTED)
     refresh_aliases(tx, locations, names, {info.id: published}, new=new)
     if event is not None:
         record_content(

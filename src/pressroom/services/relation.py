@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
 from pressroom.domain.errors import Forbidden, NotFound
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_version_readable, require_on
 from pressroom.services.content_loading import get_content, get_version, lock_content
@@ -50,14 +51,11 @@ class RelationService:
     def _get(self, tx: Tx, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
         """The relation of that version; NotFound also when ``user`` may not read its destination, as
         the reference finds a relation among the version's relations it lets the caller see."""
-        relation = tx.relations.get(relation_id)
+        relation = tx.relations.get(relation_id, self.permissions.read_criterion(user, tx))
         if relation is None or (relation.source_content_id, relation.source_version_no) != (
             content_id,
             version_no,
         ):
-            raise NotFound.of("Relation", relation_id)
-        readable = self.permissions.read_criterion(user, tx)
-        if not tx.content.existing_ids([relation.destination_content_id], readable):
             raise NotFound.of("Relation", relation_id)
         return relation
 
@@ -72,7 +70,7 @@ class RelationService:
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             require_on(self.permissions, user, tx, "read", get_content(tx, destination_id))
-            for relation in tx.relations.list(content_id, version_no):
+            for relation in tx.relations.list(content_id, version_no, readable=UNRESTRICTED):
                 if relation.destination_content_id == destination_id and relation.type & COMMON:
                     raise Forbidden(
                         f"Version {version_no} of content {content_id} already relates to "

@@ -7,6 +7,7 @@ import builtins
 from pressroom.domain.errors import NotFound
 from pressroom.domain.location import Location
 from pressroom.domain.permission import Target
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Assignee, Limitation, Policy, RoleAssignment
 from pressroom.domain.user import User
 from pressroom.services.event_log import record
@@ -25,7 +26,7 @@ def _content_id(tx: Tx, assignee: Assignee) -> int:
             raise NotFound.of("User", assignee.user_id)
         return assignee.user_id
     path = assignee.group_path or ""
-    location = tx.locations.get(int(path.rsplit("/", 1)[-1])) if path else None
+    location = tx.locations.get(int(path.rsplit("/", 1)[-1]), UNRESTRICTED) if path else None
     if location is None or location.path != path or location.content_id is None:
         raise NotFound.of("UserGroup", path)
     info = tx.content.get(location.content_id)
@@ -37,8 +38,8 @@ def _content_id(tx: Tx, assignee: Assignee) -> int:
 
 def _groups_of(tx: Tx, content_id: int) -> tuple[tuple[int, int], ...]:
     """The groups directly above the assignee's locations (MemberOf), as (content id, location id)."""
-    parents = {location.parent_id for location in tx.locations.of_content(content_id)}
-    found = (tx.locations.get(parent_id) for parent_id in sorted(parents))
+    parents = {location.parent_id for location in tx.locations.of_content(content_id, UNRESTRICTED)}
+    found = (tx.locations.get(parent_id, UNRESTRICTED) for parent_id in sorted(parents))
     return tuple((location.content_id, location.id) for location in found if location and location.content_id)
 
 
@@ -126,5 +127,5 @@ class RoleAssignmentService:
         with self.store.read() as tx:
             infos = tx.content.get_many(tx.roles.groups_with_role(role_id))
             main_ids = [info.main_location_id for _, info in sorted(infos.items()) if info.main_location_id]
-            found = tx.locations.get_many(main_ids)
+            found = tx.locations.get_many(main_ids, UNRESTRICTED)
             return [found[i] for i in main_ids if i in found]

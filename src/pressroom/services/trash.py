@@ -7,6 +7,7 @@ from dataclasses import replace
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
 from pressroom.services.content_access import require_create, require_on
 from pressroom.services.content_loading import get_location
@@ -59,7 +60,7 @@ class TrashService:
             self.permissions.require_throughout(user, "remove", [location.path_string], tx)
             elsewhere = [
                 other
-                for other in tx.locations.of_content(location.content_id)
+                for other in tx.locations.of_content(location.content_id, UNRESTRICTED)
                 if not is_below(other.path_string, location.path_string)
             ]
             remove_subtree_aliases(tx, [location.path_string])
@@ -108,7 +109,7 @@ class TrashService:
     @staticmethod
     def _restore_parent(tx: Tx, item: TrashItem, parent_path: str | None) -> Location:
         if parent_path is None:
-            parent = tx.locations.get(item.location.parent_id)
+            parent = tx.locations.get(item.location.parent_id, UNRESTRICTED)
             if parent is None:
                 raise Forbidden(
                     f"The original parent location {item.location.parent_id} of trash item "
@@ -116,7 +117,7 @@ class TrashService:
                 )
             return parent
         ids = path_ids(parent_path)
-        parent = tx.locations.get(ids[-1])
+        parent = tx.locations.get(ids[-1], UNRESTRICTED)
         if parent is None or parent.path_ids != ids:
             raise Forbidden(f"The destination location '{parent_path}' does not exist")
         return parent

@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 
 from pressroom.domain.errors import Forbidden, NotRemovable, found
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.url_alias import (
     NOP,
     ROOT_NODE,
@@ -62,7 +63,9 @@ class UrlAliasService:
             raise Forbidden("The path of a URL alias must have at least one segment")
         with self.store.write("shared") as tx:  # its location stays until the alias is in
             if struct.location_id is not None:
-                location = found(tx.locations.get(struct.location_id), "Location", struct.location_id)
+                location = found(
+                    tx.locations.get(struct.location_id, UNRESTRICTED), "Location", struct.location_id
+                )
                 info = tx.content.get(location.content_id) if location.content_id else None
                 if info is not None:  # content/urltranslator on the location (permissions.md §3)
                     target = content_target(info, locations=(location,))

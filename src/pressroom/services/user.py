@@ -13,6 +13,7 @@ from pressroom.domain.content import ContentInfo, FieldInput, VersionInfo
 from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore, JsonDict
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_TYPE, ContentParts, User, UserContent, UserCreate, UserUpdate
 from pressroom.services.accounts import account_definition, check_account_free
@@ -202,14 +203,16 @@ class UserService:
             raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
         with write_releasing_files(self.store, self.files, "shared") as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
-            group = tx.locations.get(group_location_id)
+            group = tx.locations.get(group_location_id, UNRESTRICTED)
             if group is None or not is_group(tx, group):
                 raise Forbidden(f"Could not find 'UserGroup' with location id '{group_location_id}'")
             if not self.permissions.can(
                 viewer, "content", "manage_locations", target=content_target(info, locations=(group,)), tx=tx
             ):
                 raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
-            if any(location.parent_id == group.id for location in tx.locations.of_content(user_id)):
+            if any(
+                location.parent_id == group.id for location in tx.locations.of_content(user_id, UNRESTRICTED)
+            ):
                 raise Forbidden(f"User {user_id} is already in the group at location {group.id}")
             content_type = get_content_type(tx, info.content_type_id)
             added = place(tx, info, group, resolve_location(tx, LocationCreate(group.id), content_type))
@@ -222,7 +225,7 @@ class UserService:
         with write_releasing_files(self.store, self.files, "exclusive") as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content  # the writers' row lock
             require_on(self.permissions, viewer, tx, "manage_locations", info)
-            locations = tx.locations.of_content(user_id)
+            locations = tx.locations.of_content(user_id, UNRESTRICTED)
             doomed = next(
                 (location for location in locations if location.parent_id == group_location_id), None
             )

@@ -12,6 +12,7 @@ from pressroom.domain.errors import NotFound, found
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserContent, UserGroup
 from pressroom.services.content import create_draft, update_metadata
 from pressroom.services.content_access import check_readable
@@ -47,7 +48,9 @@ def group_at(tx: Tx, path: str) -> Location:
     parts = path.strip("/").split("/")
     location_id = parse_int(parts[-1])
     location = (
-        tx.locations.get(location_id) if location_id is not None and 0 < location_id <= MAX_ID else None
+        tx.locations.get(location_id, UNRESTRICTED)
+        if location_id is not None and 0 < location_id <= MAX_ID
+        else None
     )
     if location is None or location.path != path.strip("/") or not is_group(tx, location):
         raise group_not_found(path)
@@ -84,10 +87,10 @@ def load_group(tx: Tx, permissions: Permissions, viewer: User, location: Locatio
     assert location.content_id is not None
     info = get_content(tx, location.content_id)
     check_readable(permissions, viewer, tx, info)
+    readable = permissions.read_criterion(viewer, tx)
     main = location
     if info.main_location_id not in (None, location.id):
-        main = tx.locations.get(info.main_location_id) or location
-    readable = permissions.read_criterion(viewer, tx)
+        main = tx.locations.get(info.main_location_id, readable) or location
     return UserGroup(load_version(tx, info, current_version(tx, info), readable=readable), main)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
@@ -70,7 +71,7 @@ class UserGroupService:
             if info is None or info.content_type_id != group_type_id(tx) or info.main_location_id is None:
                 raise group_not_found(str(identifier))
             check_readable(self.permissions, viewer, tx, info)
-            location = tx.locations.get(info.main_location_id)
+            location = tx.locations.get(info.main_location_id, self.permissions.read_criterion(viewer, tx))
             if location is None:
                 raise group_not_found(str(identifier))
             return [location]
@@ -104,7 +105,7 @@ class UserGroupService:
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
             create = content_create(struct.parts, content_type.id, parent.id)
             info = publish_new(tx, self.files, self.permissions, viewer, create, moment, "user_group.created")
-            location = tx.locations.get(info.main_location_id or 0)
+            location = tx.locations.get(info.main_location_id or 0, UNRESTRICTED)
             assert location is not None
             return load_group(tx, self.permissions, viewer, location)
 

@@ -129,7 +129,8 @@ class VersionService:
             require_on(self.permissions, user, tx, "edit", source.content)
             draft = copy_version(tx, user, source.content, source.info, now())
             record_content(tx, "content.draft_created", user.id, source.content, version_no=draft.version_no)
-            return load_version(tx, get_content(tx, content_id), draft)
+            readable = self.permissions.read_criterion(user, tx)
+            return load_version(tx, get_content(tx, content_id), draft, readable=readable)
 
     def copy_current(self, user: User, content_id: int) -> Version:
         """A new draft from the current version; Forbidden while the current version is a draft."""
@@ -142,7 +143,8 @@ class VersionService:
                 raise Forbidden(f"The current version of content {content_id} is already a draft")
             draft = copy_version(tx, user, info, source, now())
             record_content(tx, "content.draft_created", user.id, info, version_no=draft.version_no)
-            return load_version(tx, get_content(tx, content_id), draft)
+            readable = self.permissions.read_criterion(user, tx)
+            return load_version(tx, get_content(tx, content_id), draft, readable=readable)
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
         with write_releasing_files(self.store, self.files, "shared") as tx:  # places, refreshes aliases

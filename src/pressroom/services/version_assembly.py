@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 
 from pressroom.domain.content import DRAFT, ContentInfo, Field, Relation, Version, VersionInfo
 from pressroom.domain.fieldtypes.ezimage import image_id
-from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, restriction
 from pressroom.services.content_access import DraftReader
 from pressroom.services.content_fields import IMAGE_TYPES, asset_destinations, for_output
 from pressroom.services.version_cache import VersionCache
@@ -21,12 +21,13 @@ def load_version(
     languages: Sequence[str] = (),
     cache: VersionCache | None = None,
     stamp: Hashable | None = None,
-    readable: Criterion | None = None,
+    *,
+    readable: ReadScope,
     loaded: tuple[Sequence[Field], Sequence[Relation]] | None = None,
     drafts: DraftReader | None = None,
 ) -> Version:
     """The version with its fields (only ``languages`` when given) and relations (only to items
-    ``readable`` lets the caller read, when given); from ``cache`` (of current versions) when it holds
+    ``readable`` lets the caller read); from ``cache`` (of current versions) when it holds
     them under ``stamp``, else ``loaded``: the fields and relations as stored, when the caller has just
     written or read them, else from the database. Image asset fields show the images of published
     destinations, and of destinations with only a draft that ``drafts`` lets the caller read.
@@ -36,15 +37,16 @@ def load_version(
     if entry is None:
         if loaded is None:
             stored = tx.content.load_fields(info.id, version.version_no)
-            loaded = (stored, tx.relations.list(info.id, version.version_no))
+            # as stored, cached for every caller: filtered for this one below
+            loaded = (stored, tx.relations.list(info.id, version.version_no, readable=UNRESTRICTED))
         entry = (stamp, tuple(loaded[0]), tuple(loaded[1]))
         if cache is not None and stamp is not None:
             cache.put(info.id, entry)
     _, fields, relations = entry
     if languages:
         fields = tuple(f for f in fields if f.language_code in languages)
-    filtered = bool(relations) and readable is not None and not isinstance(readable, MatchAll)
-    if filtered and readable is not None:
+    filtered = bool(relations) and restriction(readable) is not None
+    if filtered:
         allowed = tx.content.existing_ids({r.destination_content_id for r in relations}, readable)
         relations = tuple(r for r in relations if r.destination_content_id in allowed)
     destinations = asset_destinations(fields)
@@ -74,21 +76,15 @@ def asset_images(tx: Tx, content_ids: Sequence[int], drafts: DraftReader | None 
 
 
 def load_current_versions(
-    tx: Tx, infos: Sequence[ContentInfo], readable: Criterion | None = None, drafts: DraftReader | None = None
+    tx: Tx, infos: Sequence[ContentInfo], readable: ReadScope, drafts: DraftReader | None = None
 ) -> dict[int, Version]:
-    """The current versions of several items with fields and relations, in three queries; with
-    ``readable``, relations only to items it lets the caller read (one more query when there are any).
+    """The current versions of several items with fields and relations (only to items ``readable`` lets
+    the caller read), in three queries (one more when the relations are filtered and there are any).
     Image asset fields learn their destinations' images (two more queries when there are any)."""
     keys = {info.id: (info.id, info.current_version_no) for info in infos}
     versions = tx.content.get_versions(keys.values())
     fields = tx.content.load_fields_of(keys.values())
-    relations = tx.relations.list_of(keys.values())
-    destinations = {r.destination_content_id for found in relations.values() for r in found}
-    if destinations and readable is not None and not isinstance(readable, MatchAll):
-        allowed = tx.content.existing_ids(destinations, readable)
-        relations = {
-            key: [r for r in found if r.destination_content_id in allowed] for key, found in relations.items()
-        }
+    relations = tx.relations.list_of(keys.values(), readable)
     assets = [destination for found in fields.values() for destination in asset_destinations(found)]
     images = asset_images(tx, assets, drafts) if assets else None
     return {

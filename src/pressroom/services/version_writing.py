@@ -8,6 +8,7 @@ from datetime import datetime
 
 from pressroom.domain.content import ContentInfo, Field, NewVersion, VersionInfo
 from pressroom.domain.content_type import ContentType
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
 from pressroom.services.content_fields import FieldPlan, Key, make_fields, relation_targets
 from pressroom.storage.spi import Tx
@@ -35,7 +36,7 @@ def record_relations(
     the content of that location; destinations that do not exist are left out. ``new``: the version
     holds no such relations yet. Returns False when it holds none now, True when it may."""
     targets = relation_targets(fields)
-    by_location = tx.locations.get_many([t.id for t, _ in targets if t.by_location])
+    by_location = tx.locations.get_many([t.id for t, _ in targets if t.by_location], UNRESTRICTED)
     found = []
     for target, definition_id in targets:
         destination: int | None = target.id
@@ -46,7 +47,7 @@ def record_relations(
             found.append((destination, target.type, definition_id))
     if new and not found:
         return False  # nothing stored to replace, nothing to add
-    existing = tx.content.existing_ids(destination for destination, _, _ in found)
+    existing = tx.content.existing_ids((destination for destination, _, _ in found), UNRESTRICTED)
     tx.relations.replace_field_relations(content_id, version_no, [t for t in found if t[0] in existing])
     return True
 

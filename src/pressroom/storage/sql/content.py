@@ -54,6 +54,7 @@ from pressroom.domain.content_type import ContentType
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.location import Location
 from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope, restriction
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import ACCESS_COLUMNS, CALLER_COLUMNS, access_stamp, with_caller
 from pressroom.storage.sql.caller import params as caller_params
@@ -491,14 +492,15 @@ class SqlContentGateway:
             return {}
         return {r.id: _info(r) for r in self.c.execute(_INFO_BY_IDS, {"ids": ids})}
 
-    def existing_ids(self, content_ids: Iterable[int], readable: Criterion | None = None) -> set[int]:
-        """The ids of ``content_ids`` that exist (and that ``readable`` lets the caller read, when given)."""
+    def existing_ids(self, content_ids: Iterable[int], readable: ReadScope) -> set[int]:
+        """The ids of ``content_ids`` that exist and that ``readable`` lets the reader read."""
         ids = sorted(set(content_ids))
         if not ids:
             return set()
         query = select(content.c.id).where(content.c.id.in_(ids))
-        if readable is not None:
-            query = query.where(compile_criterion(readable))
+        filtered = restriction(readable)
+        if filtered is not None:
+            query = query.where(compile_criterion(filtered))
         return set(self.c.execute(query).scalars())
 
     def exists_matching(self, criterion: Criterion) -> bool:
