@@ -71,3 +71,15 @@ def test_every_storage_method_returning_other_items_takes_a_read_scope() -> None
             if "readable" not in _defaults(function) or _annotation(function, "readable") != "ReadScope":
                 missing.append(f"{protocol}.{method}")
     assert missing == []
+
+
+def test_the_caller_rides_no_context_variable() -> None:
+    """The request's caller is passed (request -> service -> transaction), not read from a ContextVar."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted(ROOT.rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Name | ast.Attribute)
+        and (node.id if isinstance(node, ast.Name) else node.attr) == "ContextVar"
+    ]
+    assert found == []

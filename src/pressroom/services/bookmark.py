@@ -27,7 +27,9 @@ class BookmarkService:
     def create(self, user: User, location_id: int) -> None:
         """Conflict when the location is bookmarked already."""
         _signed_in(user)
-        with self.store.write("shared") as tx:  # the location stays until the bookmark is in
+        with self.store.write(
+            "shared", caller=user.request
+        ) as tx:  # the location stays until the bookmark is in
             self._readable_location(tx, user, location_id)
             if tx.bookmarks.exists(user.id, location_id):
                 raise Conflict(f"Location {location_id} is already bookmarked")
@@ -35,7 +37,7 @@ class BookmarkService:
 
     def delete(self, user: User, location_id: int) -> None:
         _signed_in(user)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             get_location(tx, location_id)
             if not tx.bookmarks.remove(user.id, location_id):
                 raise _not_bookmarked(location_id)
@@ -43,7 +45,7 @@ class BookmarkService:
     def check(self, user: User, location_id: int) -> None:
         """NotFound unless the location exists and the user bookmarked it."""
         _signed_in(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             get_location(tx, location_id)
             if not tx.bookmarks.exists(user.id, location_id):
                 raise _not_bookmarked(location_id)
@@ -51,7 +53,7 @@ class BookmarkService:
     def list(self, user: User, offset: int, limit: int) -> BookmarkPage:
         """The readable bookmarked locations; what the user may not read is filtered in the query."""
         _signed_in(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             readable = self.permissions.read_criterion(user, tx)
             ids = tx.bookmarks.page(user.id, readable, offset, limit)
             found = tx.locations.get_many(ids, readable)

@@ -69,7 +69,7 @@ class ContentService:
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
         """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             created = create_draft(tx, self.files, self.permissions, user, struct, now())
             parents = [location.parent_id for location in struct.locations]
             languages = created.info.language_codes
@@ -85,14 +85,14 @@ class ContentService:
 
     # -- read ----------------------------------------------------------------------------------------
     def load_info(self, user: User, content_id: int) -> ContentInfo:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             return info
 
     def load(self, user: User, content_id: int, languages: tuple[str, ...] = ()) -> Version:
         """The item with its current version (fields in ``languages`` only, when given)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             # Nothing cached for the item: its fields come with it, so a cold GET is one statement too.
             cold = not self.versions.holds(content_id)
             found = tx.content.get_with_current_version(content_id, with_fields=cold)
@@ -119,7 +119,7 @@ class ContentService:
             )
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = tx.content.by_remote_id(remote_id)
             if info is None:
                 raise NotFound.of("Content", remote_id)
@@ -130,7 +130,9 @@ class ContentService:
     def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
         picks_main = struct.main_location_id is not None  # the item's locations stay while it picks one
-        with write_releasing_files(self.store, self.files, "shared" if picks_main else None) as tx:
+        with write_releasing_files(
+            self.store, self.files, "shared" if picks_main else None, caller=user.request
+        ) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             require_on(self.permissions, user, tx, "edit", info, new_owner_id=struct.owner_id)
@@ -151,7 +153,7 @@ class ContentService:
         self._set_hidden(user, content_id, False)
 
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "hide", info)
             if info.is_hidden != hidden:
@@ -163,7 +165,7 @@ class ContentService:
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees: content/remove on every item
         below them too)."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info)
             locations = tx.locations.of_content(content_id, UNRESTRICTED)
@@ -175,7 +177,7 @@ class ContentService:
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
-        with write_releasing_files(self.store, self.files, "shared") as tx:
+        with write_releasing_files(self.store, self.files, "shared", caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)
@@ -194,7 +196,7 @@ class ContentService:
         Raises TranslationAbsent (no version has it) and Conflict (the main translation of the item, or
         the only translation of its current version).
         """
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info, language_codes=(language_code,))
             having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]

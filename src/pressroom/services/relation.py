@@ -36,7 +36,7 @@ class RelationService:
     def list(
         self, user: User, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
     ) -> RelationList:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             self._version(tx, user, info, version_no)
             readable = self.permissions.read_criterion(user, tx)
@@ -44,7 +44,7 @@ class RelationService:
             return RelationList(info, version_no, found)
 
     def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             self._version(tx, user, get_content(tx, content_id), version_no)
             return self._get(tx, user, content_id, version_no, relation_id)
 
@@ -63,7 +63,7 @@ class RelationService:
         """A COMMON relation from a draft. Forbidden when the version is not a draft or the relation
         exists; NotFound when the destination does not exist, Unauthorized when ``user`` may not read
         it (the reference loads it with the read check)."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)
@@ -86,7 +86,7 @@ class RelationService:
 
     def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
         """Forbidden unless the relation is COMMON and the version a draft."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)

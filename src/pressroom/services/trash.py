@@ -51,7 +51,7 @@ class TrashService:
         Locations whose content keeps another location are removed without a trash item; the answer is
         the item of the top location, or None when its content had another location."""
         self.permissions.require(user, "content", "remove")
-        with self.store.write("exclusive") as tx:
+        with self.store.write("exclusive", caller=user.request) as tx:
             location = self.locations.load_in(tx, user, path)
             if location.content_id is None or location.id == ROOT_LOCATION_ID:
                 raise Forbidden("The root location cannot be trashed")
@@ -71,21 +71,21 @@ class TrashService:
     def list(self, user: User, offset: int, limit: int | None) -> list[TrashItem]:
         """The items ``user`` may read (filtered in SQL), with their content infos in one query."""
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self._with_content(
                 tx, tx.trash.list(self.permissions.read_criterion(user, tx), offset, limit)
             )
 
     def load(self, user: User, item_id: int) -> TrashItem:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self._item(tx, user, item_id)
 
     def restore(self, user: User, item_id: int, parent_path: str | None) -> Location:
         """Put the item back below ``parent_path``, or its original parent when None. Forbidden when
         that parent does not exist; the item keeps its id, and its remote id unless taken since."""
         self.permissions.require(user, "content", "restore")
-        with self.store.write("shared") as tx:
+        with self.store.write("shared", caller=user.request) as tx:
             item = self._item(tx, user, item_id)
             parent = self._restore_parent(tx, item, parent_path)
             info = item.location.content_info
@@ -125,7 +125,7 @@ class TrashService:
     def delete(self, user: User, item_id: int) -> None:
         """Delete one item and its content when that has no location and no other item left."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             item = self._item(tx, user, item_id)
             orphans = tx.trash.orphaned_content_ids([item_id])
             tx.trash.delete([item_id])
@@ -135,7 +135,7 @@ class TrashService:
     def empty(self, user: User) -> None:
         """Delete every item and the content they held (three statements)."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             orphans = tx.trash.orphaned_content_ids()
             tx.trash.delete()
             tx.content.delete(sorted(orphans))

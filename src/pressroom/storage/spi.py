@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Literal, Protocol
 
-from pressroom.domain.caller import AccessStamp
+from pressroom.domain.caller import AccessStamp, RequestCaller
 from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
@@ -625,9 +625,15 @@ a placement) is then checked on the tree as it stays until the commit."""
 
 
 class Store(Protocol):
-    def read(self) -> AbstractContextManager[Tx]: ...
-    def write(self, tree: TreeLock | None = None) -> AbstractContextManager[Tx]:
-        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``)."""
+    def read(self, caller: RequestCaller | None = None) -> AbstractContextManager[Tx]:
+        """A read transaction; its statements confirm ``caller``, the request's (domain/caller.py)."""
+        ...
+
+    def write(
+        self, tree: TreeLock | None = None, caller: RequestCaller | None = None
+    ) -> AbstractContextManager[Tx]:
+        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``); it
+        commits nothing unless the request's ``caller`` is confirmed."""
         ...
 
     def schema_is_current(self) -> bool:

@@ -36,7 +36,6 @@ from sqlalchemy import (
     update,
 )
 
-from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
     PUBLISHED,
@@ -443,7 +442,7 @@ class SqlContentGateway:
     def _for_caller(self, plain: Prepared, for_caller: Prepared, params: dict[str, Any]) -> Sequence[Any]:
         """The rows of ``plain``, or of ``for_caller`` when the request has a caller to confirm (its
         account and access stamp come in the first row); the cache epoch is noted either way."""
-        caller = current_caller()
+        caller = self.cache.caller
         if caller is None:
             rows = plain.all(self.c, params)
         else:
@@ -462,7 +461,7 @@ class SqlContentGateway:
         if not location_ids:
             return {}
         ids = sorted(set(location_ids))
-        caller = current_caller()
+        caller = self.cache.caller
         confirming = caller_params(caller) if caller is not None else {}
         if len(ids) == 1:
             one = _AT_ONE if caller is None else _AT_ONE_FOR_CALLER
