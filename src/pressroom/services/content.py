@@ -27,6 +27,7 @@ from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_readable, draft_reader, require_create, require_on
+from pressroom.services.content_copy import copy_item
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
 from pressroom.services.content_loading import (
     current_version,
@@ -45,7 +46,7 @@ from pressroom.services.content_tree import (
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
-from pressroom.services.publishing import copy_item, reindex
+from pressroom.services.publishing import reindex
 from pressroom.services.url_alias_ops import refresh_location_aliases
 from pressroom.services.version_assembly import load_version
 from pressroom.services.version_cache import VersionCache

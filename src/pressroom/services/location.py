@@ -14,12 +14,12 @@ from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_readable, require_create, require_on
+from pressroom.services.content_copy import copy_item
 from pressroom.services.content_loading import get_content, get_content_type, get_location, lock_content
 from pressroom.services.content_tree import delete_subtrees, place, refresh_visibility, resolve_location
 from pressroom.services.event_log import LOCATION_UPDATES, record_content, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
-from pressroom.services.publishing import copy_item
 from pressroom.services.url_alias_ops import lookup, refresh_location_aliases
 from pressroom.storage.spi import Store, Tx
 

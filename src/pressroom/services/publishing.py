@@ -1,34 +1,151 @@
-"""Publishing a draft and what follows it inside the same transaction; a published copy of an item;
-indexing an item again after a change that is not a publish."""
+"""Publishing a draft, as one action inside the caller's transaction: the check (the caller's right to
+publish, when the action judges it; a draft; the required fields), the write (the draft becomes the
+published version, the one published before is archived), then the after-publish steps in the order
+of :data:`AFTER_PUBLISH`. What publishing comes to mean next (a cache to purge, a message to send) is one
+more named step in that list, not an edit in the middle; every publish (a version published through the
+API, a user or group created or edited, an item or a subtree copied) goes through :func:`publish`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from pressroom.domain.content import (
-    DRAFT,
-    PUBLISHED,
-    ContentInfo,
-    LockedVersion,
-    NewContent,
-    NewVersion,
-    VersionInfo,
-)
+from pressroom.domain.content import DRAFT, PUBLISHED, ContentInfo, Field, LockedVersion, VersionInfo
+from pressroom.domain.content_type import ContentType
 from pressroom.domain.errors import Forbidden
-from pressroom.domain.location import LocationCreate
+from pressroom.domain.location import Location
 from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.search_index import index_item
 from pressroom.domain.user import User
 from pressroom.services.accounts import sync_account
+from pressroom.services.content_access import check_version_readable, require_on
 from pressroom.services.content_fields import check_required
-from pressroom.services.content_loading import current_version, get_content, get_content_type
-from pressroom.services.content_tree import new_remote_id, place_pending, resolve_location
+from pressroom.services.content_loading import current_version, get_content_type
+from pressroom.services.content_tree import place_pending
 from pressroom.services.event_log import record_content
+from pressroom.services.permissions import Permissions
 from pressroom.services.url_alias_ops import refresh_aliases, segment_names
 from pressroom.services.version_writing import record_relations
 from pressroom.storage.spi import Tx
+
+
+@dataclass(slots=True)
+class Publication:
+    """One publish under way: what the write and the steps read, and what a step leaves for the ones
+    after it (the locations placement created)."""
+
+    tx: Tx
+    info: ContentInfo  # the item as it was before this publish
+    version: VersionInfo  # the draft being published
+    content_type: ContentType
+    fields: Sequence[Field]
+    stored_relations: bool  # the draft may hold relations derived from its fields
+    now: datetime
+    by: User
+    event: str | None  # None: the caller appends its own event
+    extra: dict[str, Any]  # further data of the event
+    placed: list[Location] = field(default_factory=list)
+    _locations: list[Location] | None = None
+
+    @property
+    def first(self) -> bool:
+        """The item's first publish."""
+        return self.info.published_date is None
+
+    @property
+    def new(self) -> bool:
+        """Never published: the item has no locations but those placement creates."""
+        return self.info.status == DRAFT
+
+    @property
+    def main_location_id(self) -> int | None:
+        """The main location the item takes now: the first one placed, when it had none."""
+        return self.placed[0].id if self.placed and self.info.main_location_id is None else None
+
+    @property
+    def published(self) -> ContentInfo:
+        """The item as this publish leaves it."""
+        return replace(
+            self.info,
+            status=PUBLISHED,
+            current_version_no=self.version.version_no,
+            main_location_id=self.main_location_id or self.info.main_location_id,
+        )
+
+    def locations(self) -> list[Location]:
+        """Every location of the item once placement has run (read once, when first asked)."""
+        if self._locations is None:
+            self._locations = (
+                self.placed if self.new else self.tx.locations.of_content(self.info.id, UNRESTRICTED)
+            )
+        return self._locations
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A named thing a publish does after the write, in the same transaction."""
+
+    name: str
+    run: Callable[[Publication], None]
+
+
+def _account(p: Publication) -> None:
+    """A user's account follows its published version (login and e-mail still free)."""
+    sync_account(p.tx, p.content_type, p.info, p.version.version_no, p.fields)
+
+
+def _index(p: Publication) -> None:
+    index = index_item(p.info.id, p.content_type, p.version.names, p.fields)
+    p.tx.search_index.put([index], fresh=p.first)
+
+
+def _relations(p: Publication) -> None:
+    """The relations the field values hold (field relations, rich text links and embeds)."""
+    record_relations(p.tx, p.info.id, p.version.version_no, p.fields, new=not p.stored_relations)
+
+
+def _placement(p: Publication) -> None:
+    """The pending locations of the item become locations."""
+    p.placed = place_pending(p.tx, p.info)
+
+
+def _item(p: Publication) -> None:
+    """The item's row: its current version, status, first publish date and the main location placement
+    chose, in one statement (hence after placement)."""
+    version_no = p.version.version_no
+    p.tx.content.mark_published(p.info.id, version_no, p.now, p.first, p.main_location_id)
+
+
+def _aliases(p: Publication) -> None:
+    """The URL aliases of every location of the item follow the published names."""
+    names = {p.info.id: segment_names(p.content_type, p.version, p.fields)}
+    refresh_aliases(p.tx, p.locations(), names, {p.info.id: p.published}, new=p.new)
+
+
+def _event(p: Publication) -> None:
+    """The event in the outbox, naming the item's locations (those just placed on a first publish);
+    webhooks, the HTTP cache purge and the broker follow from it once the transaction commits."""
+    if p.event is not None:
+        record_content(
+            p.tx, p.event, p.by.id, p.published, version_no=p.version.version_no,
+            languages=p.version.language_codes, locations=p.locations(), **p.extra,
+        )  # fmt: skip
+
+
+# In order: each step may use what the ones before it did (aliases and the event name the locations
+# placement created; the item's row takes the main location placement chose).
+AFTER_PUBLISH: tuple[Step, ...] = (
+    Step("account", _account),
+    Step("index", _index),
+    Step("relations", _relations),
+    Step("placement", _placement),
+    Step("item", _item),
+    Step("aliases", _aliases),
+    Step("event", _event),
+)
 
 
 def publish(
@@ -38,46 +155,33 @@ def publish(
     now: datetime,
     locked: LockedVersion | None = None,
     *,
-    user_id: int | None,
+    by: User,
+    permissions: Permissions | None = None,
     event: str | None = "content.published",
     **extra: Any,
-) -> None:
-    """Publish a draft: the published version is archived, pending locations become real locations,
-    field relations are recorded, the URL aliases of every location follow the new names. Raises
-    Forbidden for a version that is not a draft, and ContentValidationError when a required field is
-    empty. ``locked``: the version's fields and whether it holds derived relations, when the caller
-    read them with its lock (see ``lock_version``). Appends ``event`` by ``user_id`` (None: the caller
-    appends its own), naming the locations just placed on a first publish."""
+) -> ContentInfo:
+    """Publish a draft of ``info`` by ``by`` and return the item as published.
+
+    With ``permissions``, ``by`` must be able to read the version and hold ``content/publish`` on the
+    item in the version's languages; without, the caller has judged the write by another right
+    (creating or editing a user, copying an item). Raises Forbidden for a version that is not a draft
+    and ContentValidationError when a required field is empty. ``locked``: the version's fields and
+    whether it holds derived relations, when the caller read them with its lock (see
+    ``lock_version``). ``event`` (None: the caller appends its own) carries ``extra``."""
+    if permissions is not None:
+        check_version_readable(permissions, by, tx, info, version)
+        require_on(permissions, by, tx, "publish", info, language_codes=version.language_codes)
     if not version.is_draft:
         raise Forbidden(f"Version {version.version_no} of content {info.id} is not a draft")
     content_type = get_content_type(tx, info.content_type_id)
     fields = locked.fields if locked else tx.content.load_fields(info.id, version.version_no)
-    stored_relations = locked.stored_relations if locked else True
     check_required(content_type, info.main_language_code, fields)
-    sync_account(tx, content_type, info, version.version_no, fields)
+    stored = locked.stored_relations if locked else True
+    publication = Publication(tx, info, version, content_type, fields, stored, now, by, event, extra)
     tx.content.publish_version(info.id, version.version_no, now)
-    index = index_item(info.id, content_type, version.names, fields)
-    tx.search_index.put([index], fresh=info.published_date is None)
-    record_relations(tx, info.id, version.version_no, fields, new=not stored_relations)
-    placed = place_pending(tx, info)
-    main_location_id = placed[0].id if placed and info.main_location_id is None else None
-    first = info.published_date is None
-    tx.content.mark_published(info.id, version.version_no, now, first, main_location_id)
-    published = replace(
-        info,
-        status=PUBLISHED,
-        current_version_no=version.version_no,
-        main_location_id=main_location_id or info.main_location_id,
-    )
-    names = {info.id: segment_names(content_type, version, fields)}
-    new = info.status == DRAFT  # never published: no location but those just placed
-    locations = placed if new else tx.locations.of_content(info.id, UNRESTRICTED)
-    refresh_aliases(tx, locations, names, {info.id: published}, new=new)
-    if event is not None:
-        record_content(
-            tx, event, user_id, published, version_no=version.version_no, languages=version.language_codes,
-            locations=locations, **extra,
-        )  # fmt: skip
+    for step in AFTER_PUBLISH:
+        step.run(publication)
+    return publication.published
 
 
 def reindex(tx: Tx, info: ContentInfo) -> None:
@@ -87,43 +191,3 @@ def reindex(tx: Tx, info: ContentInfo) -> None:
         fields = tx.content.load_fields(info.id, version.version_no)
         content_type = get_content_type(tx, info.content_type_id)
         tx.search_index.put([index_item(info.id, content_type, version.names, fields)])
-
-
-def copy_item(
-    tx: Tx,
-    user: User,
-    info: ContentInfo,
-    where: LocationCreate,
-    now: datetime,
-    event: str | None = "content.copied",
-) -> ContentInfo:
-    """A published copy of the item's current version (fields, relations), owned by ``user``, with one
-    location as ``where`` says (sort fields left None take the type's defaults); appends ``event``."""
-    content_type = get_content_type(tx, info.content_type_id)
-    source = current_version(tx, info)
-    new_id = tx.content.create(
-        NewContent(
-            content_type_id=info.content_type_id,
-            remote_id=new_remote_id(),
-            section_id=info.section_id,
-            owner_id=user.id,
-            main_language_code=info.main_language_code,
-            always_available=info.always_available,
-            modification_date=now,
-        )
-    )
-    version_no = 1  # the number a new item's counter starts at
-    version = tx.content.create_version(
-        NewVersion(
-            new_id, version_no, user.id, now, source.initial_language_code, source.language_codes,
-            source.names,
-        )
-    )  # fmt: skip
-    fields = tx.content.load_fields(info.id, source.version_no)
-    ids = tx.content.new_field_ids(len(fields))
-    copied = [replace(f, id=new_field_id) for f, new_field_id in zip(fields, ids, strict=True)]
-    tx.content.save_fields(new_id, version_no, copied, replace=False)
-    tx.relations.copy(info.id, source.version_no, version_no, target_content_id=new_id)
-    tx.locations.add_pending(new_id, resolve_location(tx, replace(where, remote_id=None), content_type))
-    publish(tx, get_content(tx, new_id), version, now, user_id=user.id, event=event, copiedFrom=info.id)
-    return get_content(tx, new_id)

@@ -154,7 +154,7 @@ def publish_new(
 ) -> ContentInfo:
     """Create the item and publish its first version at once; appends ``event``."""
     version = create_draft(tx, files, permissions, viewer, struct, moment)
-    publish(tx, version.content, version.info, moment, user_id=viewer.id, event=event)
+    publish(tx, version.content, version.info, moment, by=viewer, event=event)
     return get_content(tx, version.content.id)
 
 
@@ -175,7 +175,7 @@ def publish_edit(
     if fields:
         draft = copy_version(tx, viewer, info, current_version(tx, info), moment)
         edit_draft(tx, files, info, draft, VersionUpdate(fields=tuple(fields)), moment)
-        publish(tx, get_content(tx, info.id), draft, moment, user_id=viewer.id, event=None)
+        publish(tx, get_content(tx, info.id), draft, moment, by=viewer, event=None)
         version_no = draft.version_no
     metadata = ContentUpdate(
         main_language_code=parts.main_language_code, section_id=parts.section_id, remote_id=parts.remote_id

@@ -153,10 +153,7 @@ class VersionService:
             # one statement: the item locked, the version with its fields and whether it holds field
             # relations, the caller's account and access stamp
             locked, version = lock_version(tx, content_id, version_no)
-            info = locked.info
-            check_version_readable(self.permissions, user, tx, info, version)
-            require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
-            publish(tx, info, version, now(), locked, user_id=user.id)
+            publish(tx, locked.info, version, now(), locked, by=user, permissions=self.permissions)
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
