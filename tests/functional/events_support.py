@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from pressroom.domain.event import Cursor, Event, NewEvent
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.storage.spi import Store
 from tests.helpers import Api
 
@@ -25,7 +26,7 @@ def settled(store: Store, after: Cursor) -> tuple[list[Event], Cursor]:
     deadline = time.monotonic() + SETTLE_LIMIT_SECONDS
     while True:
         with store.read() as tx:
-            events = tx.events.read(after, 1000)
+            events = tx.events.read(after, 1000, UNRESTRICTED)
         marks = [n for n, event in enumerate(events) if event.subject == mark]
         if marks:
             return events[: marks[0]], events[marks[0]].cursor

@@ -14,7 +14,7 @@ import pytest
 
 from pressroom.config import Settings
 from tests.conftest import make_settings
-from tests.functional.content_support import new_draft, publish, published_folder
+from tests.functional.content_support import new_draft, publish, published_folder, update_version
 from tests.functional.role_support import assign, main_path, make_group, make_role, make_user
 from tests.helpers import PREFIX, Api, media
 
@@ -126,3 +126,80 @@ def test_relating_a_draft_to_an_item_the_caller_may_not_read_is_refused(setup: S
     assert [r["DestinationContent"]["_href"] for r in relations] == [
         f"{PREFIX}/content/objects/{setup.shown}"
     ]
+
+
+def relation_hrefs(relations: dict[str, Any]) -> list[str]:
+    return [r["DestinationContent"]["_href"] for r in relations["Relation"]]
+
+
+def test_every_route_that_lists_relations_shows_only_those_the_reader_may_read(setup: Setup) -> None:
+    """One item in folder A relates to an item the reader may read and one it may not (folder B): no
+    answer that carries relations shows the second to the reader, and the administrator sees both."""
+    source = published_folder(setup.admin, "Source", setup.a)["_id"]
+    relate_both(setup, source)  # version 2, published
+    both = sorted(f"{PREFIX}/content/objects/{i}" for i in (setup.shown, setup.hidden))
+    shown = [f"{PREFIX}/content/objects/{setup.shown}"]
+    item = f"/content/objects/{source}"
+
+    def answers(api: Api) -> dict[str, list[str]]:
+        """What every reading route shows of the item's relations."""
+        content = api.get(item, accept=media("Content")).json()["Content"]
+        current = api.get(f"{item}/currentversion", accept=media("Version")).json()
+        version = api.get(f"{item}/versions/2", accept=media("Version")).json()
+        of_content = api.get(f"{item}/relations", accept=media("RelationList")).json()  # a redirect followed
+        listed = api.get(f"{item}/versions/2/relations", accept=media("RelationList")).json()
+        paged = api.get(f"{item}/versions/2/relations?offset=0&limit=5", accept=media("RelationList")).json()
+        by_content = post_view(api, {"Filter": {"ContentIdCriterion": source}}, "ContentQuery")
+        by_location = post_view(api, {"Filter": {"ContentIdCriterion": source}}, "LocationQuery")
+        (content_hit,) = by_content["searchHits"]["searchHit"]
+        (location_hit,) = by_location["searchHits"]["searchHit"]
+        in_location = location_hit["value"]["Location"]["ContentInfo"]["Content"]
+        return {
+            "content": relation_hrefs(content["CurrentVersion"]["Version"]["Relations"]),
+            "current version": relation_hrefs(current["Version"]["Relations"]),
+            "version": relation_hrefs(version["Version"]["Relations"]),
+            "content relations": relation_hrefs(of_content["Relations"]),
+            "version relations": relation_hrefs(listed["Relations"]),
+            "a page of them": relation_hrefs(paged["Relations"]),
+            "content view": relation_hrefs(
+                content_hit["value"]["Content"]["CurrentVersion"]["Version"]["Relations"]
+            ),
+            "location view": relation_hrefs(in_location["CurrentVersion"]["Version"]["Relations"]),
+        }
+
+    assert {route: sorted(found) for route, found in answers(setup.admin).items()} == dict.fromkeys(
+        answers(setup.admin), both
+    )
+    assert answers(setup.reader) == dict.fromkeys(answers(setup.reader), shown)
+    # The drafts a reader makes (it may edit in folder A) are answered with the relations it may read.
+    copied = setup.reader.request("COPY", f"{item}/currentversion", accept=media("Version"))
+    assert copied.status_code == 201, copied.text
+    assert relation_hrefs(copied.json()["Version"]["Relations"]) == shown
+    copied = setup.reader.request("COPY", f"{item}/versions/2", accept=media("Version"))
+    assert copied.status_code == 201, copied.text
+    assert relation_hrefs(copied.json()["Version"]["Relations"]) == shown
+    draft_no = copied.json()["Version"]["VersionInfo"]["versionNo"]
+    updated = update_version(setup.reader, source, draft_no, [])
+    assert updated.status_code == 200, updated.text
+    assert relation_hrefs(updated.json()["Version"]["Relations"]) == shown
+    # The user and group answers, listed or single, as the reader and as the administrator.
+    relate_both(setup, setup.reader_id)
+    for api, expected in ((setup.admin, both), (setup.reader, shown)):
+        user = api.get(f"/user/users/{setup.reader_id}", accept=media("User")).json()["User"]
+        assert sorted(relation_hrefs(user["Version"]["Relations"])) == expected
+        found = api.get("/user/users?login=relationreader", accept=media("UserList")).json()["UserList"]
+        (listed_user,) = found["User"]
+        assert sorted(relation_hrefs(listed_user["Version"]["Relations"])) == expected
+        members = api.get(f"/user/groups/{setup.group}/users", accept=media("UserList")).json()["UserList"]
+        (member,) = members["User"]
+        assert sorted(relation_hrefs(member["Version"]["Relations"])) == expected
+
+
+def post_view(api: Api, query: dict[str, Any], kind: str) -> dict[str, Any]:
+    body = {"ViewInput": {"identifier": "relations", kind: query}}
+    response = api.post(
+        "/views", body=body, content_type=media("ViewInput") + "; version=1.1", accept=media("View")
+    )
+    assert response.status_code == 200, response.text
+    result: dict[str, Any] = response.json()["View"]["Result"]
+    return result

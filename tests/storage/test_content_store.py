@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from pressroom.domain.content import COMMON, ContentCreate, FieldInput, NewContent, NewVersion
 from pressroom.domain.errors import ContentValidationError, Forbidden, NotFound
 from pressroom.domain.location import LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
 from pressroom.services.content import ContentService
 from pressroom.services.permissions import Permissions
@@ -48,7 +49,7 @@ def folder(name: str, parent: int = 2) -> ContentCreate:
 def test_clean_install_content_and_locations(store: SqlStore) -> None:
     with store.read() as tx:
         admin = tx.content.get(14)
-        root = tx.locations.get(1)
+        root = tx.locations.get(1, UNRESTRICTED)
         media = tx.locations.by_remote_id("75c715a51699d2d309a924eca6a95145")
         fields = tx.content.load_fields(10, 2)
         versions = tx.content.list_versions(1)
@@ -124,7 +125,7 @@ def test_relations_cascade_with_their_destination(store: SqlStore, tmp_path: Pat
         tx.relations.add(source.content.id, 1, target.content.id, COMMON)
     content.delete(ADMIN, target.content.id)
     with store.read() as tx:
-        assert tx.relations.list(source.content.id, 1) == []
+        assert tx.relations.list(source.content.id, 1, readable=UNRESTRICTED) == []
         assert tx.content.get(target.content.id) is None
 
 
@@ -151,7 +152,7 @@ def test_publish_twice_is_forbidden_and_subtree_delete(store: SqlStore, tmp_path
     content.delete(ADMIN, parent.content.id)
     with store.read() as tx:
         assert tx.content.get(child.content.id) is None
-        assert tx.locations.get(location) is None
+        assert tx.locations.get(location, UNRESTRICTED) is None
 
 
 def test_ids_beyond_what_the_columns_hold_are_client_errors(database_url: str, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ import orjson
 import pytest
 
 from pressroom.domain.event import Cursor, NewEvent, WebhookInput, new_secret, verify
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.metrics import render_metrics
 from pressroom.services.event_dispatch import Dispatcher
 from pressroom.storage.sql.engine import make_engine
@@ -47,7 +48,7 @@ def settle(store: SqlStore) -> None:
     deadline = time.monotonic() + 60
     while True:
         with store.read() as tx:
-            if any(event.subject == mark for event in tx.events.read(Cursor(), 100_000)):
+            if any(event.subject == mark for event in tx.events.read(Cursor(), 100_000, UNRESTRICTED)):
                 return
         assert time.monotonic() < deadline, "committed events did not become visible"
         time.sleep(0.05)
@@ -56,7 +57,7 @@ def settle(store: SqlStore) -> None:
 def everything(store: SqlStore) -> list[tuple[str, int | None, dict[str, object]]]:
     settle(store)
     with store.read() as tx:
-        events = tx.events.read(Cursor(), 1000)
+        events = tx.events.read(Cursor(), 1000, UNRESTRICTED)
     return [
         (e.type, e.content_id, dict(e.data)) for e in events if not (e.subject or "").startswith("settle/")
     ]
@@ -110,12 +111,14 @@ def test_a_reader_never_passes_an_event_that_commits_later(postgres_store: SqlSt
         tx.events.append(NewEvent("section.created", 14, None, "section/second"))
     second_done.set()
     with store.read() as tx:
-        assert tx.events.read(Cursor(), 10) == []  # the second is committed, but waits for the first
+        assert (
+            tx.events.read(Cursor(), 10, UNRESTRICTED) == []
+        )  # the second is committed, but waits for the first
     release.set()
     thread.join(10)
     settle(store)
     with store.read() as tx:
-        subjects = [e.subject for e in tx.events.read(Cursor(), 10)]
+        subjects = [e.subject for e in tx.events.read(Cursor(), 10, UNRESTRICTED)]
     assert subjects[:2] == ["section/first", "section/second"]
 
 
@@ -284,7 +287,7 @@ def test_events_reach_a_jetstream_consumer_once(store: SqlStore) -> None:
         settle(store)
         await one.step()
         with store.read() as tx:  # a crash before the cursor moved: the same batch is sent again
-            batch = tx.events.read(Cursor(), 1000)[-2:]
+            batch = tx.events.read(Cursor(), 1000, UNRESTRICTED)[-2:]
         await publisher.publish(batch)
         await publisher.close()
         client = await nats.connect("nats://127.0.0.1:4222")
@@ -321,6 +324,6 @@ def test_old_events_and_finished_deliveries_are_pruned(store: SqlStore, receiver
     one.prune(clock() + 31 * 86400)  # past the 30-day retention
     with store.read() as tx:
         # what a pending delivery still has to send stays; the rest goes
-        assert [e.content_id for e in tx.events.read(Cursor(), 10)] == [58]
+        assert [e.content_id for e in tx.events.read(Cursor(), 10, UNRESTRICTED)] == [58]
         webhook_id = tx.webhooks.subscriptions()[0].id
         assert [d.status for d in tx.webhooks.deliveries(webhook_id, 10)] == ["pending"]

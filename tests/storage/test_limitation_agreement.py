@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from pressroom.domain.limitations import LIMITATIONS
 from pressroom.domain.permission import Subject, grant_allows, permission_criterion
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Grant, Limitation, Policy
 from pressroom.services.permissions import StoreFacts, content_target
 from tests.storage.search_data import INSTALL_CONTENT
@@ -40,7 +41,11 @@ def _values(world: World) -> Values:
         located = [world.loc(item) for item in world.mine]
         paths = sorted(
             {"/1/2/", "/1/5/", "/1/43/"}
-            | {location.path_string for location_id in located if (location := tx.locations.get(location_id))}
+            | {
+                location.path_string
+                for location_id in located
+                if (location := tx.locations.get(location_id, UNRESTRICTED))
+            }
         )
     states = (NOT_LOCKED, LOCKED, world.draft_state, world.review_state)
     return Values(

@@ -9,6 +9,7 @@ import pytest
 
 from pressroom.domain.errors import Forbidden
 from pressroom.domain.passwords import verify_password
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import Account, User
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
@@ -99,7 +100,7 @@ def test_group_locations_below(store: SqlStore) -> None:
         ]
         assert [location.id for location in tx.users.group_locations_below(5, GROUP_TYPE, 1, 2)] == [13, 14]
         assert tx.users.group_locations_below(13, GROUP_TYPE) == []  # the admin is not a group
-        assert tx.users.group_locations_below(1, GROUP_TYPE) == [tx.locations.get(5)]
+        assert tx.users.group_locations_below(1, GROUP_TYPE) == [tx.locations.get(5, UNRESTRICTED)]
 
 
 def test_parent_locations_are_a_users_groups(store: SqlStore) -> None:
@@ -114,12 +115,12 @@ def test_versions_fields_and_relations_of_several_versions_at_once(store: SqlSto
     with store.read() as tx:
         versions = tx.content.get_versions(keys)
         fields = tx.content.load_fields_of(keys)
-        relations = tx.relations.list_of(keys)
+        relations = tx.relations.list_of(keys, UNRESTRICTED)
         assert sorted(versions) == [(10, 2), (12, 1), (14, 3)]
         assert versions[(14, 3)] == tx.content.get_version(14, 3)
         for key in [(14, 3), (10, 2), (12, 1)]:
             assert fields[key] == tx.content.load_fields(*key)
-            assert relations[key] == tx.relations.list(*key)
+            assert relations[key] == tx.relations.list(*key, readable=UNRESTRICTED)
         assert (fields[(14, 99)], relations[(14, 99)]) == ([], [])
         assert [f.identifier for f in fields[(14, 3)]] == [
             "first_name",
@@ -128,7 +129,11 @@ def test_versions_fields_and_relations_of_several_versions_at_once(store: SqlSto
             "signature",
             "image",
         ]
-        assert (tx.content.get_versions([]), tx.content.load_fields_of([]), tx.relations.list_of([])) == (
+        assert (
+            tx.content.get_versions([]),
+            tx.content.load_fields_of([]),
+            tx.relations.list_of([], UNRESTRICTED),
+        ) == (
             {},
             {},
             {},

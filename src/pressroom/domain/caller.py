@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Hashable
-from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from pressroom.domain.user import User
 
@@ -83,11 +83,15 @@ def _same(stored: str | None, assumed: str) -> bool:
 
 @dataclass(slots=True)
 class RequestCaller:
-    """The caller of the request being served (a context variable, set by the REST layer)."""
+    """The caller of the request being served. The REST layer makes one per request and hands it on with
+    the request's user (``User.request``); services open their transactions with it
+    (``store.read(caller=...)``), whose statements confirm it (storage/sql/caller.py)."""
 
     user_id: int
     check: CallerCheck | None = None
     access_stamp: AccessStamp | None = None  # as the request's content read returned it
+    # Users' grants as the permission resolver derived them, kept for the request (services/permissions.py).
+    grants: dict[int, Any] = field(default_factory=dict)
 
     @property
     def session_id(self) -> str | None:
@@ -96,10 +100,3 @@ class RequestCaller:
     def pending(self) -> CallerCheck | None:
         check = self.check
         return check if check is not None and not check.confirmed else None
-
-
-CURRENT: ContextVar[RequestCaller | None] = ContextVar("pressroom_caller", default=None)
-
-
-def current() -> RequestCaller | None:
-    return CURRENT.get()

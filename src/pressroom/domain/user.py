@@ -7,11 +7,15 @@ type; a user's groups are the parents of its locations.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from pressroom.domain.content import FieldInput, Version
 from pressroom.domain.location import Location
+
+if TYPE_CHECKING:
+    from pressroom.domain.caller import RequestCaller
 
 USER_GROUP_TYPE = "user_group"
 USER_TYPE = "user"
@@ -24,6 +28,9 @@ class User:
     email: str
     enabled: bool
     is_anonymous: bool = False
+    # The request this user is the caller of (set by the REST layer; None outside a request): services
+    # open their transactions with it, so that the request's own statements confirm the caller.
+    request: RequestCaller | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

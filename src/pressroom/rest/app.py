@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
+from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -17,7 +18,7 @@ from starlette.datastructures import Headers, QueryParams
 from starlette.requests import cookie_parser
 
 from pressroom.config import Dialect, Settings
-from pressroom.domain.caller import CURRENT, RequestCaller, StaleCaller
+from pressroom.domain.caller import RequestCaller, StaleCaller
 from pressroom.domain.errors import (
     BadRequest,
     InsufficientScope,
@@ -31,6 +32,7 @@ from pressroom.domain.errors import (
     Unavailable,
 )
 from pressroom.domain.tags import tag_matches
+from pressroom.domain.user import User
 from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, Caller, check_expected_user, clearing_cookie, identify
 from pressroom.rest.body import RequestBody, announces_body, body_limit, read_body
@@ -118,15 +120,12 @@ class RestApp:
             reply = _plain(self.docs.answer(scope["path"]), "no-cache")
         elif self.oauth.handles(scope["path"]):
             trace.route = "oauth" + scope["path"].replace("/", ".")
-            with self.services.permissions.scope():
-                reply = _plain(await self.oauth.answer(scope, request_body, client), "no-store")
+            reply = _plain(await self.oauth.answer(scope, request_body, client), "no-store")
         elif scope["path"] == USER_CONTEXT_PATH:
             trace.route = "user_context_hash"
-            with self.services.permissions.scope():
-                reply = await self.user_context(scope, client)
+            reply = await self.user_context(scope, client)
         else:
-            with self.services.permissions.scope():  # the caller's grants are loaded once per request
-                reply = await self.handle(scope, request_body, trace, client)
+            reply = await self.handle(scope, request_body, trace, client)
         if not await request_body.settle():  # the connection cannot carry another request
             reply.header("connection", "close")
         reply.header("x-request-id", trace.request_id)
@@ -221,23 +220,25 @@ class RestApp:
         self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
     ) -> Reply:
         """Serve the request as ``caller``; a cached caller is confirmed before the answer is given
-        (StaleCaller when it cannot be: the attempt's writes were rolled back)."""
+        (StaleCaller when it cannot be: the attempt's writes were rolled back). The request's caller
+        goes to the services with the request's user (``User.request``), and from them to every
+        transaction they open, whose statements confirm it (domain/caller.py)."""
         request_caller = RequestCaller(caller.user.id, caller.check)
-        token = CURRENT.set(request_caller)
+        user = replace(caller.user, request=request_caller)
         try:
-            return await self._answer(attempt, caller, address, body, trace)
+            reply = await self._answer(attempt, caller, user, address, body, trace)
         except StaleCaller:
             raise
         except Exception:
             if request_caller.pending() is not None:
-                self.services.auth.confirm_caller()
+                self.services.auth.confirm_caller(request_caller)
             raise
-        finally:
-            CURRENT.reset(token)
+        return reply
 
     async def _answer(
-        self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
-    ) -> Reply:
+        self, attempt: _Attempt, caller: Caller, user: User, address: str | None, body: RequestBody,
+        trace: Trace,
+    ) -> Reply:  # fmt: skip
         headers, method, route = attempt.headers, attempt.method, attempt.route
         trace.user_id = caller.user.id
         check_expected_user(headers, caller.user)
@@ -260,7 +261,7 @@ class RestApp:
             accept_name=attempt.accept_name,
             services=self.services,
             settings=self.settings,
-            user=caller.user,
+            user=user,
             session=caller.session,
             cookie_name=caller.cookie_name,
             client=address,
@@ -270,9 +271,8 @@ class RestApp:
             result = await off_loop(route.handler, request, **attempt.params)
         else:
             result = route.handler(request, **attempt.params)
-        caller_of_request = CURRENT.get()
-        if caller_of_request is not None and caller_of_request.pending() is not None:
-            self.services.auth.confirm_caller()
+        if user.request is not None and user.request.pending() is not None:
+            self.services.auth.confirm_caller(user.request)
         reply = self._render(attempt.out, method, headers, result)
         _check_declared(route.name, self.responses[route.name], reply)
         if caller.stale_cookie and not route.name.startswith("session."):
@@ -282,7 +282,7 @@ class RestApp:
             reply,
             cache_headers(
                 reply.status, route.name, attempt.params, result,
-                lambda: CallerRights(self.services.permissions, caller.user), headers.get(HASH_HEADER),
+                lambda: CallerRights(self.services.permissions, user), headers.get(HASH_HEADER),
                 self.settings.http_cache_ttl,
             )
             if shared

@@ -11,7 +11,6 @@ wait their turn without holding a thread.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import functools
 import os
 from collections.abc import Callable
@@ -29,6 +28,5 @@ _POOL = ThreadPoolExecutor(max_workers=OFF_LOOP_THREADS, thread_name_prefix="pre
 async def off_loop(function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """Run ``function`` on the pool and wait for it without blocking the loop."""
     loop = asyncio.get_running_loop()
-    # in the request's context: the request's caller (domain/caller.py) is confirmed there too
-    context = contextvars.copy_context()
-    return await loop.run_in_executor(_POOL, functools.partial(context.run, function, *args, **kwargs))
+    # the request's caller goes with the request's user (domain/caller.py): no context to carry over
+    return await loop.run_in_executor(_POOL, functools.partial(function, *args, **kwargs))

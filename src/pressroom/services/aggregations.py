@@ -19,8 +19,8 @@ from pressroom.domain.content_type import FieldDefinition
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.fieldtypes.ezselection import all_options
 from pressroom.domain.user import User, UserContent, UserGroup
-from pressroom.services.content_ops import load_current_versions
 from pressroom.services.permissions import Permissions
+from pressroom.services.version_assembly import load_current_versions
 from pressroom.storage.spi import Tx
 
 KeyLoader = Callable[[Sequence[object]], dict[object, object]]
@@ -99,7 +99,8 @@ class AggregationKeys:
             for key, version in ((key, versions.get(_int(key))) for key in keys)
             if version is not None and version.content.main_location_id is not None
         }
-        locations = self.tx.locations.get_many(list(mains.values()))
+        readable = self.permissions.read_criterion(self.user, self.tx)
+        locations = self.tx.locations.get_many(list(mains.values()), readable)
         return {
             key: UserGroup(versions[_int(key)], locations[location_id])
             for key, location_id in mains.items()

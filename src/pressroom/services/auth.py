@@ -26,7 +26,7 @@ from typing import Any
 
 import jwt
 
-from pressroom.domain.caller import CallerCheck
+from pressroom.domain.caller import CallerCheck, RequestCaller
 from pressroom.domain.errors import BadRequest, NotFound, Unauthorized
 from pressroom.domain.passwords import hash_password, needs_rehash, verify_nothing, verify_password
 from pressroom.domain.permission import Target
@@ -147,9 +147,9 @@ class AuthService:
                 cache.clear()
             cache[key] = value
 
-    def confirm_caller(self) -> None:
+    def confirm_caller(self, caller: RequestCaller) -> None:
         """Confirm the request's cached caller with a statement of its own (raises StaleCaller)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=caller) as tx:
             tx.confirm_caller()
 
     def _basic_key(self, login: str, password: str, siteaccess: str) -> bytes:
@@ -204,7 +204,7 @@ class AuthService:
             csrf_token=secrets.token_urlsafe(32),
             expires_at=datetime.now(UTC) + timedelta(seconds=self.session_ttl),
         )
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             tx.sessions.purge_expired(int(time.time()))
             if replaces is not None:
                 tx.sessions.delete(replaces.id)
@@ -235,9 +235,9 @@ class AuthService:
         self._keep(self._sessions, ("session", session_id), (session, user))
         return session, user
 
-    def end_session(self, session_id: str) -> None:
+    def end_session(self, viewer: User, session_id: str) -> None:
         """Log out: the session ends, and so does every JWT issued to its user until now."""
-        with self.store.write() as tx:
+        with self.store.write(caller=viewer.request) as tx:
             session = tx.sessions.get(session_id, int(time.time()))
             if session is None:
                 raise NotFound.of("Session", session_id)
@@ -247,7 +247,7 @@ class AuthService:
     # -- JWT ---------------------------------------------------------------------------------------
     def issue_token(self, user: User) -> str:
         now = int(time.time())
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             epoch = tx.users.token_epoch(user.id)
         payload = {
             "iat": now,

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from pressroom.domain.errors import Conflict, NotFound, Unauthorized
 from pressroom.domain.location import Location
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_readable, get_content, get_location
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import get_content, get_location
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -26,7 +27,9 @@ class BookmarkService:
     def create(self, user: User, location_id: int) -> None:
         """Conflict when the location is bookmarked already."""
         _signed_in(user)
-        with self.store.write("shared") as tx:  # the location stays until the bookmark is in
+        with self.store.write(
+            "shared", caller=user.request
+        ) as tx:  # the location stays until the bookmark is in
             self._readable_location(tx, user, location_id)
             if tx.bookmarks.exists(user.id, location_id):
                 raise Conflict(f"Location {location_id} is already bookmarked")
@@ -34,7 +37,7 @@ class BookmarkService:
 
     def delete(self, user: User, location_id: int) -> None:
         _signed_in(user)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             get_location(tx, location_id)
             if not tx.bookmarks.remove(user.id, location_id):
                 raise _not_bookmarked(location_id)
@@ -42,7 +45,7 @@ class BookmarkService:
     def check(self, user: User, location_id: int) -> None:
         """NotFound unless the location exists and the user bookmarked it."""
         _signed_in(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             get_location(tx, location_id)
             if not tx.bookmarks.exists(user.id, location_id):
                 raise _not_bookmarked(location_id)
@@ -50,10 +53,10 @@ class BookmarkService:
     def list(self, user: User, offset: int, limit: int) -> BookmarkPage:
         """The readable bookmarked locations; what the user may not read is filtered in the query."""
         _signed_in(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             readable = self.permissions.read_criterion(user, tx)
             ids = tx.bookmarks.page(user.id, readable, offset, limit)
-            found = tx.locations.get_many(ids)
+            found = tx.locations.get_many(ids, readable)
             infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
             page = [replace(found[i], content_info=infos.get(found[i].content_id or 0)) for i in ids]
             return BookmarkPage(tx.bookmarks.count(user.id, readable), page)

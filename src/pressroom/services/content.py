@@ -23,36 +23,34 @@ from pressroom.domain.errors import (
 )
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
+from pressroom.services.content_access import check_readable, draft_reader, require_create, require_on
+from pressroom.services.content_copy import copy_item
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
-from pressroom.services.content_ops import (
-    check_readable,
-    copy_item,
+from pressroom.services.content_loading import (
     current_version,
-    delete_content,
-    draft_reader,
-    drop_version,
     get_content,
     get_content_type,
     get_location,
     installed_languages,
-    load_version,
     lock_content,
+)
+from pressroom.services.content_tree import (
+    delete_content,
     new_remote_id,
     refresh_visibility,
-    reindex,
-    remove_translation,
-    require_create,
-    require_on,
     resolve_location,
-    save_plan,
 )
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
+from pressroom.services.publishing import reindex
 from pressroom.services.url_alias_ops import refresh_location_aliases
+from pressroom.services.version_assembly import load_version
 from pressroom.services.version_cache import VersionCache
+from pressroom.services.version_writing import drop_version, remove_translation, save_plan
 from pressroom.storage.spi import Store, Tx
 
 DEFAULT_SECTION_ID = 1
@@ -72,7 +70,7 @@ class ContentService:
     # -- create --------------------------------------------------------------------------------------
     def create(self, user: User, struct: ContentCreate) -> Version:
         """A new item whose version 1 is a draft of ``user`` (see :func:`create_draft`)."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             created = create_draft(tx, self.files, self.permissions, user, struct, now())
             parents = [location.parent_id for location in struct.locations]
             languages = created.info.language_codes
@@ -88,14 +86,14 @@ class ContentService:
 
     # -- read ----------------------------------------------------------------------------------------
     def load_info(self, user: User, content_id: int) -> ContentInfo:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             return info
 
     def load(self, user: User, content_id: int, languages: tuple[str, ...] = ()) -> Version:
         """The item with its current version (fields in ``languages`` only, when given)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             # Nothing cached for the item: its fields come with it, so a cold GET is one statement too.
             cold = not self.versions.holds(content_id)
             found = tx.content.get_with_current_version(content_id, with_fields=cold)
@@ -110,13 +108,19 @@ class ContentService:
                 return load_version(tx, info, version, languages, readable=readable, drafts=drafts)
             loaded = None
             if found.fields is not None:
-                stored = tx.relations.list(info.id, version.version_no) if found.has_relations else []
+                stored = (
+                    tx.relations.list(info.id, version.version_no, readable=UNRESTRICTED)
+                    if found.has_relations
+                    else []
+                )  # as stored: load_version filters them for the caller
                 loaded = (found.fields, stored)
             cache, stamp = self.versions, found.stamp
-            return load_version(tx, info, version, languages, cache, stamp, readable, loaded, drafts)
+            return load_version(
+                tx, info, version, languages, cache, stamp, readable=readable, loaded=loaded, drafts=drafts
+            )
 
     def find_by_remote_id(self, user: User, remote_id: str) -> ContentInfo:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = tx.content.by_remote_id(remote_id)
             if info is None:
                 raise NotFound.of("Content", remote_id)
@@ -127,7 +131,9 @@ class ContentService:
     def update(self, user: User, content_id: int, struct: ContentUpdate, if_match: str | None) -> ContentInfo:
         """Change version-independent metadata; PreconditionFailed when ``if_match`` is stale."""
         picks_main = struct.main_location_id is not None  # the item's locations stay while it picks one
-        with write_releasing_files(self.store, self.files, "shared" if picks_main else None) as tx:
+        with write_releasing_files(
+            self.store, self.files, "shared" if picks_main else None, caller=user.request
+        ) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             require_on(self.permissions, user, tx, "edit", info, new_owner_id=struct.owner_id)
@@ -148,22 +154,22 @@ class ContentService:
         self._set_hidden(user, content_id, False)
 
     def _set_hidden(self, user: User, content_id: int, hidden: bool) -> None:
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "hide", info)
             if info.is_hidden != hidden:
                 tx.content.set_hidden(content_id, hidden)
-                refresh_visibility(tx, tx.locations.of_content(content_id))
+                refresh_visibility(tx, tx.locations.of_content(content_id, UNRESTRICTED))
             record_content(tx, "content.hidden" if hidden else "content.revealed", user.id, info)
 
     # -- delete and copy -----------------------------------------------------------------------------
     def delete(self, user: User, content_id: int) -> None:
         """Delete the item, every version and every location (as subtrees: content/remove on every item
         below them too)."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info)
-            locations = tx.locations.of_content(content_id)
+            locations = tx.locations.of_content(content_id, UNRESTRICTED)
             paths = [location.path_string for location in locations]
             if paths:
                 self.permissions.require_throughout(user, "remove", paths, tx)
@@ -172,7 +178,7 @@ class ContentService:
 
     def copy(self, user: User, content_id: int, parent_location_id: int) -> ContentInfo:
         """A published copy of the item's current version, placed below the given location."""
-        with write_releasing_files(self.store, self.files, "shared") as tx:
+        with write_releasing_files(self.store, self.files, "shared", caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, parent_location_id)
@@ -191,7 +197,7 @@ class ContentService:
         Raises TranslationAbsent (no version has it) and Conflict (the main translation of the item, or
         the only translation of its current version).
         """
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             info = lock_content(tx, content_id)
             require_on(self.permissions, user, tx, "remove", info, language_codes=(language_code,))
             having = [v for v in tx.content.list_versions(content_id) if language_code in v.language_codes]
@@ -212,7 +218,7 @@ class ContentService:
                     remove_translation(tx, info, version, language_code)
             reindex(tx, info)
             tx.content.touch(content_id)
-            locations = tx.locations.of_content(content_id)
+            locations = tx.locations.of_content(content_id, UNRESTRICTED)
             refresh_location_aliases(tx, [location.id for location in locations])
             kind = "content.translation_deleted"
             record_content(tx, kind, user.id, info, languages=[language_code], locations=locations)
@@ -294,8 +300,9 @@ def create_draft(
         tx.locations.add_pending(content_id, location)
     # What was just written, not read back (but the relations, when some were stored).
     info = tx.content.created(content_id, new, version.names)
-    relations = tx.relations.list(content_id, version_no) if related else []
-    return load_version(tx, info, version, loaded=(tx.content.stored_fields(content_type, fields), relations))
+    relations = tx.relations.list(content_id, version_no, readable=UNRESTRICTED) if related else []
+    loaded = (tx.content.stored_fields(content_type, fields), relations)  # filtered by load_version
+    return load_version(tx, info, version, readable=permissions.read_criterion(user, tx), loaded=loaded)
 
 
 def _parent_section(parents: list[Location], infos: dict[int, ContentInfo | None]) -> int:
@@ -329,7 +336,7 @@ def update_metadata(tx: Tx, info: ContentInfo, struct: ContentUpdate) -> None:
             raise InvalidArgument(
                 f"mainLanguageCode '{struct.main_language_code}' is not a translation of content {content_id}"
             )
-    location_ids = {location.id for location in tx.locations.of_content(content_id)}
+    location_ids = {location.id for location in tx.locations.of_content(content_id, UNRESTRICTED)}
     if struct.main_location_id is not None and struct.main_location_id not in location_ids:
         raise InvalidArgument(f"Location {struct.main_location_id} is not a location of content {content_id}")
     if struct.remote_id is not None and struct.remote_id != info.remote_id:

@@ -107,9 +107,9 @@ class ContentTypeService:
                 limit=limit,
             )
 
-    def find(self, query: ContentTypeQuery) -> builtins.list[ContentType]:
+    def find(self, viewer: User, query: ContentTypeQuery) -> builtins.list[ContentType]:
         """Defined types meeting every condition of ``query`` (``POST /content/types/view``)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             return tx.content_types.find(query)
 
     def by_identifier(self, identifier: str) -> ContentType:
@@ -121,7 +121,7 @@ class ContentTypeService:
             return found(tx.content_types.by_remote_id(remote_id), "ContentType", remote_id)
 
     def load(self, user: User, type_id: int, status: str = DEFINED) -> ContentType:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return read_type(self.permissions, user, tx, type_id, status)
 
     # -- creating ------------------------------------------------------------------------------------
@@ -132,7 +132,7 @@ class ContentTypeService:
         for a bad definition or schema, Forbidden when the identifier or remote id is taken.
         """
         self.permissions.require(user, "class", "create")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             get_group(tx, group_id)
             gateway = tx.content_types
             definitions = tuple(
@@ -165,7 +165,7 @@ class ContentTypeService:
     def copy(self, user: User, type_id: int) -> ContentType:
         """A defined copy with new ids, a new remote id and the identifier ``copy_of_<identifier>_<id>``."""
         self.permissions.require(user, "class", "create")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             source = get_type(tx, type_id)
             gateway = tx.content_types
             new_id = gateway.new_type_id()
@@ -191,7 +191,7 @@ class ContentTypeService:
     def create_draft(self, user: User, type_id: int, struct: ContentTypeInput) -> ContentType:
         """A draft of a defined type with ContentTypeUpdate applied; Forbidden when one exists."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             defined = get_type(tx, type_id)
             if tx.content_types.get(type_id, DRAFT) is not None:
                 raise Forbidden(f"Content type {type_id} already has a draft")
@@ -205,7 +205,7 @@ class ContentTypeService:
     ) -> ContentType:
         """Apply ContentTypeUpdate metadata to the draft (field definitions are left alone)."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             current = get_type(tx, type_id, DRAFT)
             check_tag(if_match, current, f"The draft of content type {type_id}")
             draft = apply_type_input(current, struct, user_id=user.id, now=utc_now())
@@ -216,7 +216,7 @@ class ContentTypeService:
     def publish_draft(self, user: User, type_id: int) -> ContentType:
         """The draft becomes the defined type; Forbidden while it is incomplete."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_type(tx, type_id, DRAFT)
             reason = incomplete_reason(draft)
             if reason is not None:
@@ -235,7 +235,7 @@ class ContentTypeService:
 
     def delete_draft(self, user: User, type_id: int) -> None:
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_type(tx, type_id, DRAFT)
             tx.content_types.delete(type_id, DRAFT)
             record_type(tx, "content_type.updated", user.id, draft, draftDeleted=True)
@@ -243,7 +243,7 @@ class ContentTypeService:
     def delete(self, user: User, type_id: int) -> None:
         """Delete a defined type and its draft; Forbidden while content items are of this type."""
         self.permissions.require(user, "class", "delete")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             defined = get_type(tx, type_id)
             if tx.content_types.has_instances(type_id):
                 raise Forbidden(f"Content type {type_id} still has content items")
@@ -255,7 +255,7 @@ class ContentTypeService:
     def link_group(self, user: User, type_id: int, group_id: int) -> ContentType:
         """Add the type (and its draft) to a group; Forbidden when it is in the group already."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             defined = get_type(tx, type_id)
             if tx.content_types.get_group(group_id) is None:
                 raise InvalidArgument(f"Content type group {group_id} does not exist")
@@ -266,7 +266,7 @@ class ContentTypeService:
     def unlink_group(self, user: User, type_id: int, group_id: int) -> ContentType:
         """Remove the type from a group: NotFound when not in it, Forbidden for its last group."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             defined = get_type(tx, type_id)
             if group_id not in defined.group_ids:
                 raise NotFound(f"Content type {type_id} is not in content type group {group_id}")

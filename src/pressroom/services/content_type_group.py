@@ -32,28 +32,28 @@ class ContentTypeGroupService:
         self.store = store
         self.permissions = permissions
 
-    def list(self) -> list[ContentTypeGroup]:
-        with self.store.read() as tx:
+    def list(self, viewer: User) -> list[ContentTypeGroup]:
+        with self.store.read(caller=viewer.request) as tx:
             return tx.content_types.list_groups()
 
-    def by_identifier(self, identifier: str) -> ContentTypeGroup:
-        with self.store.read() as tx:
+    def by_identifier(self, viewer: User, identifier: str) -> ContentTypeGroup:
+        with self.store.read(caller=viewer.request) as tx:
             return found(tx.content_types.group_by_identifier(identifier), "ContentTypeGroup", identifier)
 
-    def load(self, group_id: int) -> ContentTypeGroup:
-        with self.store.read() as tx:
+    def load(self, viewer: User, group_id: int) -> ContentTypeGroup:
+        with self.store.read(caller=viewer.request) as tx:
             return get_group(tx, group_id)
 
-    def list_types(self, group_id: int) -> builtins.list[ContentType]:
+    def list_types(self, viewer: User, group_id: int) -> builtins.list[ContentType]:
         """The defined types of the group, by id."""
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             get_group(tx, group_id)
             return tx.content_types.list(group_id=group_id)
 
     def create(self, user: User, identifier: str) -> ContentTypeGroup:
         self.permissions.require(user, "class", "create")
         identifier = check_group_identifier(identifier)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             self._check_free(tx, identifier)
             group = tx.content_types.create_group(identifier, user.id, utc_now())
             _record(tx, "content_type_group.created", user, group)
@@ -63,7 +63,7 @@ class ContentTypeGroupService:
         self, user: User, group_id: int, identifier: str | None, if_match: str | None
     ) -> ContentTypeGroup:
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             current = found(tx.content_types.lock_group(group_id), "ContentTypeGroup", group_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(
@@ -78,7 +78,7 @@ class ContentTypeGroupService:
 
     def delete(self, user: User, group_id: int) -> None:
         self.permissions.require(user, "class", "delete")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             group = get_group(tx, group_id)
             if not tx.content_types.group_is_empty(group_id):
                 raise Forbidden(f"Content type group {group_id} still holds content types")

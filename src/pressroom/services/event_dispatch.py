@@ -34,6 +34,7 @@ from pressroom.domain.event import (
     matches,
     signed_headers,
 )
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.metrics import observe_events
 from pressroom.services.events import refusal
 from pressroom.storage.broker import EventPublisher
@@ -168,7 +169,7 @@ class Dispatcher:
         """Turn new events into deliveries; the number of events taken."""
         with self.store.read() as tx:
             cursor = tx.events.cursor(FAN_OUT)
-            if cursor is not None and not tx.events.read(cursor, 1):
+            if cursor is not None and not tx.events.read(cursor, 1, UNRESTRICTED):
                 return 0  # nothing new: no write transaction
         with self.store.write() as tx:
             cursor = tx.events.claim_cursor(FAN_OUT)
@@ -176,7 +177,7 @@ class Dispatcher:
                 if tx.events.cursor(FAN_OUT) is None:  # the first run: start from now
                     tx.events.set_cursor(FAN_OUT, tx.events.end())
                 return 0
-            batch = tx.events.read(cursor, BATCH)
+            batch = tx.events.read(cursor, BATCH, UNRESTRICTED)
             if not batch:
                 return 0
             subscriptions = tx.webhooks.subscriptions(enabled_only=True)
@@ -204,7 +205,7 @@ class Dispatcher:
         with self.store.read() as tx:
             cursor = tx.events.cursor(name)
             if cursor is not None:
-                return tx.events.read(cursor, BATCH)
+                return tx.events.read(cursor, BATCH, UNRESTRICTED)
         with self.store.write() as tx:  # a new publisher starts from now
             if tx.events.cursor(name) is None:
                 tx.events.set_cursor(name, tx.events.end())

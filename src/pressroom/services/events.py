@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+from pressroom.domain.caller import RequestCaller
 from pressroom.domain.errors import InvalidArgument, Unauthorized
 from pressroom.domain.event import (
     EVENT_TYPES,
@@ -26,6 +27,7 @@ from pressroom.domain.event import (
     check_secret,
     new_secret,
 )
+from pressroom.domain.read_scope import UNRESTRICTED, ReadScope
 from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store
@@ -71,6 +73,11 @@ def refusal(url: str, *, allow_private: bool, own_ports: frozenset[int] = frozen
     return None
 
 
+def _request_of(user: User | None) -> RequestCaller | None:
+    """The request ``user`` calls in (None for the command line, which passes no user)."""
+    return None if user is None else user.request
+
+
 class EventService:
     def __init__(
         self, store: Store, permissions: Permissions, *, allow_private: bool = False,
@@ -94,17 +101,17 @@ class EventService:
             raise InvalidArgument(f"after: {error}") from None
         if not 1 <= limit <= MAX_FEED_PAGE:
             raise InvalidArgument(f"limit: must be from 1 to {MAX_FEED_PAGE}")
-        with self.store.read() as tx:
-            readable = (
-                None
+        with self.store.read(caller=user.request) as tx:
+            readable: ReadScope = (
+                UNRESTRICTED
                 if _may_administrate(self.permissions, user)
                 else self.permissions.read_criterion(user, tx)
             )
             # Read the unfiltered page to know how far the filtered one reaches.
-            page = tx.events.read(cursor, limit)
+            page = tx.events.read(cursor, limit, UNRESTRICTED)
             if not page:
                 return [], cursor
-            visible = page if readable is None else tx.events.read(cursor, limit, readable)
+            visible = page if readable is UNRESTRICTED else tx.events.read(cursor, limit, readable)
             last = page[-1].cursor
         return [event for event in visible if (event.tx, event.id) <= (last.tx, last.id)], last
 
@@ -140,35 +147,35 @@ class EventService:
         """A new subscription; its secret is generated unless given (shown in this answer only)."""
         self._require(user)
         self._check(struct, creating=True)
-        with self.store.write() as tx:
+        with self.store.write(caller=_request_of(user)) as tx:
             return tx.webhooks.create(struct, struct.secret or new_secret(), int(time.time()))
 
     def subscriptions(self, user: User | None) -> list[Webhook]:
         self._require(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=_request_of(user)) as tx:
             return tx.webhooks.subscriptions()
 
     def get(self, user: User | None, webhook_id: int) -> Webhook:
         self._require(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=_request_of(user)) as tx:
             return tx.webhooks.get(webhook_id)
 
     def update(self, user: User | None, webhook_id: int, struct: WebhookInput) -> Webhook:
         self._require(user)
         self._check(struct, creating=False)
-        with self.store.write() as tx:
+        with self.store.write(caller=_request_of(user)) as tx:
             return tx.webhooks.update(webhook_id, struct)
 
     def delete(self, user: User | None, webhook_id: int) -> None:
         self._require(user)
-        with self.store.write() as tx:
+        with self.store.write(caller=_request_of(user)) as tx:
             tx.webhooks.delete(webhook_id)
 
     def deliveries(
         self, user: User | None, webhook_id: int, limit: int = 50, offset: int = 0
     ) -> list[Delivery]:
         self._require(user)
-        with self.store.read() as tx:
+        with self.store.read(caller=_request_of(user)) as tx:
             tx.webhooks.get(webhook_id)
             return tx.webhooks.deliveries(webhook_id, limit, offset)
 
@@ -185,5 +192,5 @@ class EventService:
 
     def replay(self, user: User | None, webhook_id: int, delivery_id: int) -> Delivery:
         self._require(user)
-        with self.store.write() as tx:
+        with self.store.write(caller=_request_of(user)) as tx:
             return tx.webhooks.replay(webhook_id, delivery_id, time.time())

@@ -31,14 +31,14 @@ class FieldDefinitionService:
         self, user: User, type_id: int, fd_id: int, status: str = DEFINED
     ) -> tuple[ContentType, FieldDefinition]:
         """The type state and its field definition ``fd_id``."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             content_type = read_type(self.permissions, user, tx, type_id, status)
         return content_type, _definition(content_type, fd_id)
 
     def by_identifier(
-        self, type_id: int, identifier: str, status: str = DEFINED
+        self, viewer: User, type_id: int, identifier: str, status: str = DEFINED
     ) -> tuple[ContentType, FieldDefinition]:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             content_type = get_type(tx, type_id, status)
         definition = content_type.field_definition(identifier)
         if definition is None:
@@ -54,7 +54,7 @@ class FieldDefinitionService:
         when it cannot be added to a type that has content items; InvalidArgument for a bad definition.
         """
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_type(tx, type_id, DRAFT)
             position = max((d.position for d in draft.field_definitions), default=0) + 1
             definition = build_field_definition(tx.content_types.new_field_definition_id(), struct, position)
@@ -78,7 +78,7 @@ class FieldDefinitionService:
     ) -> tuple[ContentType, FieldDefinition]:
         """Update a field definition of the draft; Forbidden when the new identifier is taken."""
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_type(tx, type_id, DRAFT)
             current = _definition(draft, fd_id)
             check_tag(if_match, current, f"Field definition {fd_id}")
@@ -95,7 +95,7 @@ class FieldDefinitionService:
 
     def remove(self, user: User, type_id: int, fd_id: int) -> None:
         self.permissions.require(user, "class", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_type(tx, type_id, DRAFT)
             _definition(draft, fd_id)
             changed = self._save(tx, user, draft, tuple(d for d in draft.field_definitions if d.id != fd_id))

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pressroom.domain.byte_range import ByteRange
+from pressroom.domain.caller import RequestCaller
 from pressroom.domain.content import TRASHED, Field
 from pressroom.domain.errors import NotFound, Unauthorized
 from pressroom.domain.fieldtypes._binary import media_type_of
@@ -30,7 +31,7 @@ from pressroom.domain.fieldtypes.coerce import dict_or_none, str_or_empty
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.image_variation import variation_origin
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_version_readable
+from pressroom.services.content_access import check_version_readable
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, TreeLock, Tx
 
@@ -39,13 +40,16 @@ log = logging.getLogger("pressroom.files")
 
 
 @contextmanager
-def write_releasing_files(store: Store, files: FileStore, tree: TreeLock | None = None) -> Iterator[Tx]:
-    """A write transaction (holding the tree lock ``tree`` asks for); after it commits, the files it left
+def write_releasing_files(
+    store: Store, files: FileStore, tree: TreeLock | None = None, caller: RequestCaller | None = None
+) -> Iterator[Tx]:
+    """A write transaction (holding the tree lock ``tree`` asks for, confirming the request's ``caller``
+    before it commits); after it commits, the files it left
     without any referencing version go, with the image renditions made of them. If it fails, the files
     uploaded for it go instead."""
     uploaded: set[str] = set()
     try:
-        with store.write(tree) as tx:
+        with store.write(tree, caller) as tx:
             uploaded = tx.content.uploaded_files
             yield tx
             originals = sorted(tx.content.unreferenced(tx.content.released_files))
@@ -129,7 +133,7 @@ class FileService:
         Unauthorized when the user may read none of the versions that do, InvalidArgument for an id
         that is not a file id, RangeNotSatisfiable for a range past the end of the file.
         """
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             file_name, mime_type = check_file_readable(self.permissions, user, tx, file_id)
         mime_type = served_media_type(mime_type, file_name or file_id)
         if wanted is None:

@@ -18,8 +18,9 @@ from pressroom.domain.image_variation import (
     variation_file_id,
 )
 from pressroom.domain.user import User
+from pressroom.services.content_access import check_version_readable
 from pressroom.services.content_fields import IMAGE_TYPES
-from pressroom.services.content_ops import check_version_readable, get_content, get_version
+from pressroom.services.content_loading import get_content, get_version
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
 
@@ -69,7 +70,7 @@ class ImageService:
         if name != ORIGINAL and name not in self.variations:
             raise NotFound(f"Unknown image variation '{name}'; known: {', '.join(self.variation_names)}")
         content_id, field_id = int(match.group(1)), int(match.group(2))
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             image = self._image_field(tx, user, content_id, field_id, match.group(3), image_id)
             original = str_or_empty(image.get("id"))
             if name == ORIGINAL:
@@ -89,7 +90,7 @@ class ImageService:
             rendition.mime_type,
         )
         self.files.put_as(stored.file_id, rendition.data)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             tx.image_variations.add(original, name, stored)
         return ImageVariation(image_id, name, stored)
 
@@ -98,7 +99,7 @@ class ImageService:
         if source != "internal" or not asset_id.isascii() or not asset_id.isdigit() or len(asset_id) > 10:
             raise NotFound(f"Could not find 'Asset' with identifier '{asset_id}' in source '{source}'")
         content_id = int(asset_id)
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             version = get_version(tx, content_id, info.current_version_no)
             check_version_readable(self.permissions, user, tx, info, version)

@@ -13,6 +13,7 @@ from pressroom.domain.language import (
     installation_order,
     next_language_id,
 )
+from pressroom.domain.user import User
 from pressroom.storage.spi import Store
 
 MAX_NAME_LENGTH = 255  # the column's
@@ -56,12 +57,12 @@ class LanguageService:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def list(self) -> list[Language]:
-        with self.store.read() as tx:
+    def list(self, viewer: User) -> list[Language]:
+        with self.store.read(caller=viewer.request) as tx:
             return tx.languages.list()
 
-    def load(self, code: str) -> Language:
-        with self.store.read() as tx:
+    def load(self, viewer: User, code: str) -> Language:
+        with self.store.read(caller=viewer.request) as tx:
             language = tx.languages.by_code(code)
         if language is None:
             raise NotFound.of("Language", code)

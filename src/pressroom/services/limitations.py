@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.limitations import LIMITATIONS, LimitationType, allowed_limitations
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Limitation, known_function
 from pressroom.storage.spi import Tx
 
@@ -29,7 +30,7 @@ class _Known:
         return self.tx.content_types.get(type_id) is not None
 
     def location_path(self, location_id: int) -> str | None:
-        location = self.tx.locations.get(location_id)
+        location = self.tx.locations.get(location_id, UNRESTRICTED)
         return None if location is None else location.path_string
 
     def language_exists(self, code: str) -> bool:

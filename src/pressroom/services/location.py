@@ -9,23 +9,14 @@ from datetime import UTC, datetime
 from pressroom.domain.errors import BadRequest, Forbidden, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, LocationCreate, LocationUpdate, is_below
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
-from pressroom.services.content_ops import (
-    check_readable,
-    copy_item,
-    delete_subtrees,
-    get_content,
-    get_content_type,
-    get_location,
-    lock_content,
-    place,
-    refresh_visibility,
-    require_create,
-    require_on,
-    resolve_location,
-)
+from pressroom.services.content_access import check_readable, require_create, require_on
+from pressroom.services.content_copy import copy_item
+from pressroom.services.content_loading import get_content, get_content_type, get_location, lock_content
+from pressroom.services.content_tree import delete_subtrees, place, refresh_visibility, resolve_location
 from pressroom.services.event_log import LOCATION_UPDATES, record_content, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
@@ -64,7 +55,7 @@ class LocationService:
         """The location whose real path is ``path``, its child count limited to what ``user`` may read
         (or left out: ``counted=False``)."""
         ids = path_ids(path)
-        readable = self.permissions.read_criterion(user, tx) if counted else None
+        readable = self.permissions.read_criterion(user, tx) if counted else UNRESTRICTED  # nothing counted
         location = tx.locations.get(ids[-1], readable, counted=counted)
         if location is None or location.path_ids != ids:
             raise NotFound(f"Could not find 'Location' with path '{path}'")
@@ -102,7 +93,7 @@ class LocationService:
     # -- reads ---------------------------------------------------------------------------------------
     def load(self, user: User, path: str) -> Location:
         """The location at ``path`` (``"1/2/59"``); NotFound unless it is the location's real path."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self.load_in(tx, user, path)
 
     def find(
@@ -115,7 +106,7 @@ class LocationService:
         path: str | None = None,
     ) -> Location:
         """By id, else remote id, else URL alias, else path (BadRequest when none is given)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             if location_id is not None:
                 location = get_location(tx, location_id)
             elif remote_id is not None:
@@ -126,7 +117,7 @@ class LocationService:
             elif url_alias is not None:
                 entry = lookup(tx, url_alias)
                 target = None if entry is None else entry.location_id
-                found = None if target is None else tx.locations.get(target)
+                found = None if target is None else tx.locations.get(target, UNRESTRICTED)
                 if found is None:
                     raise NotFound(f"Could not find 'URLAlias' with identifier '{url_alias}'")
                 location = found
@@ -140,12 +131,12 @@ class LocationService:
 
     def url_aliases(self, user: User, path: str, *, custom: bool) -> list[AliasEntry]:
         """The current custom (or generated) alias entries of the location at ``path``."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             location = self.load_in(tx, user, path)
             return tx.url_aliases.of_locations([location.id], custom=custom)
 
     def of_content(self, user: User, content_id: int) -> list[Location]:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             readable = self.permissions.read_criterion(user, tx)
@@ -157,7 +148,7 @@ class LocationService:
         """A page of the children ``user`` may read, sorted as the parent says, with their content
         infos loaded in one query (unless ``with_content`` is False: references need none). The filter
         is part of the SQL, so pages are full. The parent's own children are not counted."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             readable = self.permissions.read_criterion(user, tx)
             parent = self.load_in(tx, user, path, counted=False)
             page = tx.locations.children(parent, readable, offset, limit)
@@ -171,7 +162,7 @@ class LocationService:
     def create(self, user: User, content_id: int, struct: LocationCreate) -> Location:
         """A new location of a published item. NotFound (item, parent); Forbidden when the item is not
         published, already has a location under that parent, or the parent lies below the item."""
-        with self.store.write("shared") as tx:
+        with self.store.write("shared", caller=user.request) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             parent = get_location(tx, struct.parent_id)
@@ -183,7 +174,7 @@ class LocationService:
             )  # fmt: skip
             if not info.is_published:
                 raise Forbidden(f"Content {content_id} is not published and cannot get another location")
-            existing = tx.locations.of_content(content_id)
+            existing = tx.locations.of_content(content_id, UNRESTRICTED)
             self._check_placeable(existing, parent, content_id)
             resolved = resolve_location(tx, struct, get_content_type(tx, info.content_type_id))
             created = place(tx, info, parent, resolved)
@@ -201,7 +192,7 @@ class LocationService:
     def update(self, user: User, path: str, struct: LocationUpdate, if_match: str | None) -> Location:
         """Priority, remote id, sort (content/edit) and hidden (content/hide: hides or reveals the
         subtree). PreconditionFailed when ``if_match`` is stale; Forbidden when the remote id is taken."""
-        with self.store.write(None if struct.hidden is None else "exclusive") as tx:
+        with self.store.write(None if struct.hidden is None else "exclusive", caller=user.request) as tx:
             location = self.load_in(tx, user, path)
             if struct.hidden is not None:
                 self._require_at(tx, user, "hide", location)
@@ -247,7 +238,7 @@ class LocationService:
         """Move the subtree at ``path`` below the location at ``parent_path`` (a fixed number of
         statements for any subtree). Forbidden for the root, a target inside the subtree, or a target
         that already holds a location of the same content; NotFound when either is missing."""
-        with self.store.write("exclusive") as tx:
+        with self.store.write("exclusive", caller=user.request) as tx:
             return self.move_in(tx, user, path, parent_path)
 
     def move_in(self, tx: Tx, user: User, path: str, parent_path: str) -> Location:
@@ -269,7 +260,7 @@ class LocationService:
         owned by ``user``, as the reference's copies are: the copier created them; each keeps its
         original's section) and placed like its original. Returns the new top location."""
         moment = now()
-        with self.store.write("shared") as tx:
+        with self.store.write("shared", caller=user.request) as tx:
             source, parent = self._source_and_target(tx, user, path, parent_path, "copied")
             placed: dict[int, Location] = {source.parent_id: parent}
             copies: dict[int, int] = {}
@@ -299,7 +290,7 @@ class LocationService:
 
     def swap(self, user: User, path: str, other_path: str) -> None:
         """Exchange the content of two locations; Forbidden for the root."""
-        with self.store.write("exclusive") as tx:
+        with self.store.write("exclusive", caller=user.request) as tx:
             first = self.load_in(tx, user, path)
             second = self.load_in(tx, user, other_path)
             self._movable(first, "swapped")
@@ -320,7 +311,7 @@ class LocationService:
     def delete(self, user: User, path: str) -> None:
         """Delete the subtree (content/remove on every item of it): content with no other location
         goes, other content loses these locations. A fixed number of statements for any subtree."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             location = self.load_in(tx, user, path)
             self._movable(location, "deleted")
             self._require_at(tx, user, "remove", location)
@@ -331,4 +322,8 @@ class LocationService:
 
 def _others(tx: Tx, location: Location) -> list[Location]:
     """The other locations of the location's content."""
-    return [other for other in tx.locations.of_content(location.content_id or 0) if other.id != location.id]
+    return [
+        other
+        for other in tx.locations.of_content(location.content_id or 0, UNRESTRICTED)
+        if other.id != location.id
+    ]

@@ -8,7 +8,8 @@ from pressroom.domain.errors import BadRequest, Forbidden, NotFound, Preconditio
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
-from pressroom.services.content_ops import check_readable, get_content, installed_languages, lock_content
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import get_content, installed_languages, lock_content
 from pressroom.services.event_log import record, record_content
 from pressroom.services.permissions import Permissions, content_target
 from pressroom.storage.spi import Store, Tx
@@ -40,17 +41,17 @@ class ObjectStateService:
         self.permissions = permissions
 
     # -- groups (readable by anyone, as in the reference; changes need state/administrate) -------------
-    def list_groups(self) -> list[ObjectStateGroup]:
-        with self.store.read() as tx:
+    def list_groups(self, viewer: User) -> list[ObjectStateGroup]:
+        with self.store.read(caller=viewer.request) as tx:
             return tx.object_states.list_groups()
 
-    def load_group(self, group_id: int) -> ObjectStateGroup:
-        with self.store.read() as tx:
+    def load_group(self, viewer: User, group_id: int) -> ObjectStateGroup:
+        with self.store.read(caller=viewer.request) as tx:
             return self._group(tx, group_id)
 
     def create_group(self, user: User, struct: ObjectStateInput) -> ObjectStateGroup:
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             _check_input(tx, struct, create=True)
             assert struct.identifier is not None
             if tx.object_states.group_identifier_taken(struct.identifier):
@@ -65,7 +66,7 @@ class ObjectStateService:
         self, user: User, group_id: int, struct: ObjectStateInput, if_match: str | None
     ) -> ObjectStateGroup:
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             group = self._group(tx, group_id)
             _check_tag(group, if_match, f"Object state group {group_id}")
             _check_input(tx, _merged(group, struct), create=False)
@@ -82,7 +83,7 @@ class ObjectStateService:
 
     def delete_group(self, user: User, group_id: int) -> None:
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             group = self._group(tx, group_id)
             tx.object_states.delete_group(group_id)
             record(
@@ -90,18 +91,18 @@ class ObjectStateService:
             )
 
     # -- states ----------------------------------------------------------------------------------------
-    def list_states(self, group_id: int) -> list[ObjectState]:
-        with self.store.read() as tx:
+    def list_states(self, viewer: User, group_id: int) -> list[ObjectState]:
+        with self.store.read(caller=viewer.request) as tx:
             self._group(tx, group_id)
             return tx.object_states.list_states(group_id)
 
-    def load_state(self, group_id: int, state_id: int) -> ObjectState:
-        with self.store.read() as tx:
+    def load_state(self, viewer: User, group_id: int, state_id: int) -> ObjectState:
+        with self.store.read(caller=viewer.request) as tx:
             return self._state(tx, group_id, state_id)
 
     def create_state(self, user: User, group_id: int, struct: ObjectStateInput) -> ObjectState:
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             self._group(tx, group_id)
             _check_input(tx, struct, create=True)
             assert struct.identifier is not None
@@ -118,7 +119,7 @@ class ObjectStateService:
         self, user: User, group_id: int, state_id: int, struct: ObjectStateInput, if_match: str | None
     ) -> ObjectState:
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             state = self._state(tx, group_id, state_id)
             _check_tag(state, if_match, f"Object state {state_id}")
             _check_input(tx, _merged(state, struct), create=False)
@@ -136,14 +137,14 @@ class ObjectStateService:
     def delete_state(self, user: User, group_id: int, state_id: int) -> None:
         """Items in the deleted state go to the group's default state."""
         self.permissions.require(user, "state", "administrate")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             state = self._state(tx, group_id, state_id)
             tx.object_states.delete_state(state_id)
             record(tx, "object_state.deleted", user.id, f"object_state/{state_id}", _state_payload(state))
 
     # -- the states of an item -------------------------------------------------------------------------
     def states_of(self, user: User, content_id: int) -> list[ObjectState]:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             check_readable(self.permissions, user, tx, get_content(tx, content_id))
             return tx.object_states.states_of(content_id)
 
@@ -156,7 +157,7 @@ class ObjectStateService:
         duplicate = next((g for g in groups if groups.count(g) > 1), None)
         if duplicate is not None:
             raise Forbidden(f"Only one state of object state group {duplicate} can be assigned")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             states = tx.object_states.get_states([state_id for _, state_id in refs])

@@ -2,10 +2,11 @@
 
 A user's grants are the policies of every role assigned to the user or to a group above one of its
 locations, each narrowed by its assignment's limitation. They are loaded with one statement (kept for the
-request by :meth:`Permissions.scope`), and kept per process under the user's access stamp: the role
-revision and the paths of the user's locations, which that statement returns. A request whose content
-read returned the caller's stamp (domain/caller.py) finds the caller's grants without a statement. Role
-definitions are kept per process and reloaded when the role revision says another write changed them.
+request on its caller, ``RequestCaller.grants``, which the request's user carries), and kept per process
+under the user's access stamp: the role revision and the paths of the user's locations, which that
+statement returns. A request whose content read returned the caller's stamp (domain/caller.py) finds the
+caller's grants without a statement. Role definitions are kept per process and reloaded when the role
+revision says another write changed them.
 
 ``can``/``require`` answer for one target (``domain.permission.Target``); ``criterion`` answers "on
 which items may this user do that" (``read_criterion``: what may it read) as a criterion that lists,
@@ -16,23 +17,20 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Sequence
 
 from pressroom.domain.caller import AccessStamp
-from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import ContentInfo
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.location import Location
 from pressroom.domain.permission import Subject, Target, grant_allows, permission_criterion
 from pressroom.domain.query import Criterion, LogicalNot, MatchAll, MatchNone, Subtree, all_of
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Grant, Role
 from pressroom.domain.user import User
 from pressroom.storage.spi import Store, Tx
 
 MAX_KEPT = 10_000
-_REQUEST: ContextVar[dict[int, _Access] | None] = ContextVar("pressroom_permissions", default=None)
 
 
 def content_target(info: ContentInfo, **facts: object) -> Target:
@@ -63,9 +61,9 @@ class StoreFacts:
 
     def _locations(self, content_id: int) -> list[Location]:
         if self.tx is not None:
-            return self.tx.locations.of_content(content_id)
+            return self.tx.locations.of_content(content_id, UNRESTRICTED)
         with self.store.read() as tx:
-            return tx.locations.of_content(content_id)
+            return tx.locations.of_content(content_id, UNRESTRICTED)
 
     def locations_of(self, content_id: int) -> tuple[Location, ...]:
         return tuple(self._locations(content_id))
@@ -109,15 +107,6 @@ class Permissions:
         self._by_transaction: weakref.WeakKeyDictionary[Tx, dict[int, _Access]] = weakref.WeakKeyDictionary()
         self._kept: dict[int, tuple[AccessStamp, _Access]] = {}  # user id -> grants under that stamp
 
-    @contextmanager
-    def scope(self) -> Iterator[None]:
-        """Keep each user's grants for the duration of one request."""
-        token = _REQUEST.set({})
-        try:
-            yield
-        finally:
-            _REQUEST.reset(token)
-
     # -- loading ----------------------------------------------------------------------------------------
     def _role_definitions(self, tx: Tx, revision: int) -> dict[int, Role]:
         with self._lock:
@@ -148,13 +137,13 @@ class Permissions:
         return access
 
     def _access(self, user: User, tx: Tx | None) -> _Access:
-        cache = _REQUEST.get()
+        caller = user.request
+        cache: dict[int, _Access] | None = caller.grants if caller is not None else None
         if cache is None and tx is not None:  # outside a request: keep them for the transaction
             with self._lock:
                 cache = self._by_transaction.setdefault(tx, {})
         if cache is not None and user.id in cache:
             return cache[user.id]
-        caller = current_caller()
         if caller is not None and caller.user_id == user.id and caller.access_stamp is not None:
             kept = self._kept.get(user.id)
             if kept is not None and kept[0] == caller.access_stamp:
@@ -162,7 +151,7 @@ class Permissions:
                     cache[user.id] = kept[1]
                 return kept[1]
         if tx is None:
-            with self.store.read() as own:
+            with self.store.read(caller=caller) as own:
                 access = self._load(user, own)
         else:
             access = self._load(user, tx)

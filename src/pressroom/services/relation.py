@@ -6,14 +6,10 @@ from dataclasses import dataclass
 
 from pressroom.domain.content import COMMON, ContentInfo, Relation, VersionInfo
 from pressroom.domain.errors import Forbidden, NotFound
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
-from pressroom.services.content_ops import (
-    check_version_readable,
-    get_content,
-    get_version,
-    lock_content,
-    require_on,
-)
+from pressroom.services.content_access import check_version_readable, require_on
+from pressroom.services.content_loading import get_content, get_version, lock_content
 from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -40,7 +36,7 @@ class RelationService:
     def list(
         self, user: User, content_id: int, version_no: int, offset: int = 0, limit: int | None = None
     ) -> RelationList:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             self._version(tx, user, info, version_no)
             readable = self.permissions.read_criterion(user, tx)
@@ -48,21 +44,18 @@ class RelationService:
             return RelationList(info, version_no, found)
 
     def load(self, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             self._version(tx, user, get_content(tx, content_id), version_no)
             return self._get(tx, user, content_id, version_no, relation_id)
 
     def _get(self, tx: Tx, user: User, content_id: int, version_no: int, relation_id: int) -> Relation:
         """The relation of that version; NotFound also when ``user`` may not read its destination, as
         the reference finds a relation among the version's relations it lets the caller see."""
-        relation = tx.relations.get(relation_id)
+        relation = tx.relations.get(relation_id, self.permissions.read_criterion(user, tx))
         if relation is None or (relation.source_content_id, relation.source_version_no) != (
             content_id,
             version_no,
         ):
-            raise NotFound.of("Relation", relation_id)
-        readable = self.permissions.read_criterion(user, tx)
-        if not tx.content.existing_ids([relation.destination_content_id], readable):
             raise NotFound.of("Relation", relation_id)
         return relation
 
@@ -70,14 +63,14 @@ class RelationService:
         """A COMMON relation from a draft. Forbidden when the version is not a draft or the relation
         exists; NotFound when the destination does not exist, Unauthorized when ``user`` may not read
         it (the reference loads it with the read check)."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)
             if not version.is_draft:
                 raise Forbidden(f"Version {version_no} of content {content_id} is not a draft")
             require_on(self.permissions, user, tx, "read", get_content(tx, destination_id))
-            for relation in tx.relations.list(content_id, version_no):
+            for relation in tx.relations.list(content_id, version_no, readable=UNRESTRICTED):
                 if relation.destination_content_id == destination_id and relation.type & COMMON:
                     raise Forbidden(
                         f"Version {version_no} of content {content_id} already relates to "
@@ -93,7 +86,7 @@ class RelationService:
 
     def delete(self, user: User, content_id: int, version_no: int, relation_id: int) -> None:
         """Forbidden unless the relation is COMMON and the version a draft."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = self._version(tx, user, info, version_no)
             require_on(self.permissions, user, tx, "edit", info)

@@ -101,12 +101,12 @@ class RoleService:
         """Published roles by id; empty for a caller who may not read roles (the reference filters)."""
         if not self.permissions.can(user, "role", "read"):
             return []
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return tx.roles.list_roles(identifier=identifier, offset=max(offset, 0), limit=limit)
 
     def load(self, user: User, role_id: int) -> Role:
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return get_role(tx, role_id)
 
     def create(self, user: User, identifier: str, *, publish: bool) -> Role:
@@ -114,7 +114,7 @@ class RoleService:
         taken."""
         self.permissions.require(user, "role", "create")
         identifier = _check_identifier(identifier)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             if tx.roles.identifier_taken(identifier):
                 raise Forbidden(f"A role with identifier '{identifier}' already exists")
             role_id = tx.roles.create(identifier, DEFINED if publish else DRAFT)
@@ -124,7 +124,7 @@ class RoleService:
 
     def update(self, user: User, role_id: int, identifier: str | None) -> Role:
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             role = get_role(tx, role_id)
             if identifier is not None:
                 self._rename(tx, role, identifier)
@@ -145,7 +145,7 @@ class RoleService:
         """The role with its policies and assignments, or the draft ``role_id`` names by its own id (its
         ``_href``). A draft of the role stays, as in the reference: publishing it makes the role again."""
         self.permissions.require(user, "role", "delete")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             role = self._role_or_draft(tx, role_id)
             if role.is_draft:
                 tx.roles.delete(role_id)
@@ -158,7 +158,7 @@ class RoleService:
     def create_draft(self, user: User, role_id: int) -> Role:
         """A draft of the role, with a new id and copies of its policies. Forbidden when one exists."""
         self.permissions.require(user, "role", "create")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             role = get_role(tx, role_id)
             if tx.roles.draft_of(role_id) is not None:
                 raise Forbidden(f"Role {role_id} already has a draft")
@@ -171,12 +171,12 @@ class RoleService:
 
     def load_draft(self, user: User, role_id: int) -> Role:
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return get_draft(tx, role_id)
 
     def update_draft(self, user: User, role_id: int, identifier: str | None) -> Role:
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_draft(tx, role_id)
             if identifier is not None:
                 self._rename(tx, draft, identifier)
@@ -186,7 +186,7 @@ class RoleService:
     def publish_draft(self, user: User, role_id: int) -> int:
         """Publish the draft; returns the id of the published role."""
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_draft(tx, role_id)
             with keeping_an_administrator(tx, f"Publishing draft {role_id}"):
                 published = tx.roles.publish_draft(draft)
@@ -195,7 +195,7 @@ class RoleService:
 
     def delete_draft(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             draft = get_draft(tx, role_id)
             tx.roles.delete(draft.id)
             _record(tx, "role.deleted", user, draft.original_id or draft.id, draftId=draft.id, draft=True)
@@ -209,12 +209,12 @@ class RoleService:
 
     def policies(self, user: User, role_id: int) -> builtins.list[Policy]:
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return list(get_role(tx, role_id).policies)
 
     def load_policy(self, user: User, role_id: int, policy_id: int, path: str) -> tuple[Role, Policy]:
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             role = self._role_or_draft(tx, role_id)
             return role, _policy(role, policy_id, path)
 
@@ -222,7 +222,7 @@ class RoleService:
         """A new policy of the role or draft ``role_id``; the role (or draft) and the policy."""
         self.permissions.require(user, "role", "update")
         check_function(struct.module, struct.function)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             role = self._role_or_draft(tx, role_id)
             check_policy_limitations(
                 tx, struct.module, struct.function, struct.limitations, self.siteaccesses
@@ -237,7 +237,7 @@ class RoleService:
     ) -> tuple[Role, Policy]:
         """Replace the policy's limitations."""
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             role = self._role_or_draft(tx, role_id)
             policy = _policy(role, policy_id, path)
             check_policy_limitations(tx, policy.module, policy.function, limitations, self.siteaccesses)
@@ -248,7 +248,7 @@ class RoleService:
 
     def delete_policy(self, user: User, role_id: int, policy_id: int, path: str) -> None:
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             _policy(self._role_or_draft(tx, role_id), policy_id, path)
             with keeping_an_administrator(tx, f"Deleting policy {policy_id} of role {role_id}"):
                 tx.roles.delete_policies(role_id, [policy_id])
@@ -256,7 +256,7 @@ class RoleService:
 
     def delete_policies(self, user: User, role_id: int) -> None:
         self.permissions.require(user, "role", "update")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             get_role(tx, role_id)
             with keeping_an_administrator(tx, f"Deleting the policies of role {role_id}"):
                 tx.roles.delete_policies(role_id)

@@ -7,6 +7,7 @@ import builtins
 from pressroom.domain.errors import NotFound
 from pressroom.domain.location import Location
 from pressroom.domain.permission import Target
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.role import Assignee, Limitation, Policy, RoleAssignment
 from pressroom.domain.user import User
 from pressroom.services.event_log import record
@@ -25,7 +26,7 @@ def _content_id(tx: Tx, assignee: Assignee) -> int:
             raise NotFound.of("User", assignee.user_id)
         return assignee.user_id
     path = assignee.group_path or ""
-    location = tx.locations.get(int(path.rsplit("/", 1)[-1])) if path else None
+    location = tx.locations.get(int(path.rsplit("/", 1)[-1]), UNRESTRICTED) if path else None
     if location is None or location.path != path or location.content_id is None:
         raise NotFound.of("UserGroup", path)
     info = tx.content.get(location.content_id)
@@ -37,8 +38,8 @@ def _content_id(tx: Tx, assignee: Assignee) -> int:
 
 def _groups_of(tx: Tx, content_id: int) -> tuple[tuple[int, int], ...]:
     """The groups directly above the assignee's locations (MemberOf), as (content id, location id)."""
-    parents = {location.parent_id for location in tx.locations.of_content(content_id)}
-    found = (tx.locations.get(parent_id) for parent_id in sorted(parents))
+    parents = {location.parent_id for location in tx.locations.of_content(content_id, UNRESTRICTED)}
+    found = (tx.locations.get(parent_id, UNRESTRICTED) for parent_id in sorted(parents))
     return tuple((location.content_id, location.id) for location in found if location and location.content_id)
 
 
@@ -50,7 +51,7 @@ class RoleAssignmentService:
     def list(self, user: User, assignee: Assignee) -> builtins.list[RoleAssignment]:
         """The assignments made to the assignee itself (not inherited). A group's list is empty for a
         caller who may not read roles (the reference filters it); a user's is 401."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             content_id = _content_id(tx, assignee)
             if assignee.group_path is not None and not self.permissions.can(user, "role", "read", tx=tx):
                 return []
@@ -68,7 +69,7 @@ class RoleAssignmentService:
         self, user: User, assignee: Assignee, role_id: int, limitation: Limitation | None
     ) -> builtins.list[RoleAssignment]:
         """Assign the role; the assignee's assignments afterwards."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             content_id = _content_id(tx, assignee)
             get_role(tx, role_id)
             target = Target(role_id=role_id, assignee_groups=_groups_of(tx, content_id))
@@ -83,7 +84,7 @@ class RoleAssignmentService:
 
     def unassign(self, user: User, assignee: Assignee, role_id: int) -> builtins.list[RoleAssignment]:
         """Remove every assignment of the role to the assignee (none is no error); what remains."""
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             content_id = _content_id(tx, assignee)
             target = Target(role_id=role_id, assignee_groups=_groups_of(tx, content_id))
             self.permissions.require(user, "role", "assign", target=target, tx=tx)
@@ -101,7 +102,7 @@ class RoleAssignmentService:
     def policies_of_user(self, user: User, user_id: int) -> builtins.list[Policy]:
         """The policies of every role reaching the user, directly or through its groups."""
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             account = tx.users.get(user_id)
             if account is None:
                 raise NotFound.of("User", user_id)
@@ -113,7 +114,7 @@ class RoleAssignmentService:
     def users_with_role(self, user: User, role_id: int) -> builtins.list[User]:
         """The users the role is assigned to directly (not through a group), by id. NotFound when there
         is none, also for a caller who may not read roles (the reference swallows the refusal)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             allowed = self.permissions.can(user, "role", "read", tx=tx)
             found = tx.users.with_role(role_id) if allowed else []
         if not found:
@@ -123,8 +124,8 @@ class RoleAssignmentService:
     def groups_with_role(self, user: User, role_id: int) -> builtins.list[Location]:
         """The main locations of the user groups the role is assigned to, by content id."""
         self.permissions.require(user, "role", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             infos = tx.content.get_many(tx.roles.groups_with_role(role_id))
             main_ids = [info.main_location_id for _, info in sorted(infos.items()) if info.main_location_id]
-            found = tx.locations.get_many(main_ids)
+            found = tx.locations.get_many(main_ids, UNRESTRICTED)
             return [found[i] for i in main_ids if i in found]

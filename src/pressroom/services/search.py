@@ -32,8 +32,9 @@ from pressroom.domain.search import (
 )
 from pressroom.domain.user import User
 from pressroom.services.aggregations import AggregationKeys
-from pressroom.services.content_ops import draft_reader, load_current_versions
+from pressroom.services.content_access import draft_reader
 from pressroom.services.permissions import Permissions
+from pressroom.services.version_assembly import load_current_versions
 from pressroom.storage.spi import SearchScope, Store, Tx
 
 
@@ -45,7 +46,7 @@ class SearchService:
     def find_content(self, user: User, query: SearchQuery) -> SearchResult[Version]:
         """The published items matching ``query`` that ``user`` may read, each with its current version."""
         started = time.perf_counter()
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             scope, ids, total = self._search(tx, user, query, locations=False)
             readable = self.permissions.read_criterion(user, tx)
             infos = tx.content.get_many(ids)
@@ -60,7 +61,7 @@ class SearchService:
         """The locations of published items matching ``query`` that ``user`` may read, each with its
         content info and the item's current version; child counts count only readable children."""
         started = time.perf_counter()
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             scope, ids, total = self._search(tx, user, query, locations=True)
             readable = self.permissions.read_criterion(user, tx)
             found = tx.locations.get_many(ids, readable)

@@ -27,7 +27,7 @@ class SectionService:
             self.permissions.require(user, "section", "view")
         elif not self.permissions.can(user, "section", "view"):
             return []
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             if identifier is None:
                 return tx.sections.list()
             section = tx.sections.by_identifier(identifier)
@@ -36,14 +36,16 @@ class SectionService:
         return [section]
 
     def load(self, user: User, section_id: int) -> Section:
-        with self.store.read() as tx:  # one transaction, one statement: grants, caller and cache epoch
+        with self.store.read(
+            caller=user.request
+        ) as tx:  # one transaction, one statement: grants, caller and cache epoch
             self.permissions.require(user, "section", "view", tx=tx)
             return self._get(tx, section_id)
 
     def create(self, user: User, struct: SectionCreate) -> Section:
         self.permissions.require(user, "section", "edit")
         _check_identifier(struct.identifier)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             if tx.sections.by_identifier(struct.identifier) is not None:
                 raise Forbidden(f"A section with identifier '{struct.identifier}' already exists")
             section = tx.sections.create(struct)
@@ -54,7 +56,7 @@ class SectionService:
         self.permissions.require(user, "section", "edit")
         if struct.identifier is not None:
             _check_identifier(struct.identifier)
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             current = found(tx.sections.lock(section_id), "Section", section_id)
             if if_match is not None and not tag_matches(if_match, value_tag(current)):
                 raise PreconditionFailed(
@@ -69,7 +71,7 @@ class SectionService:
 
     def delete(self, user: User, section_id: int) -> None:
         self.permissions.require(user, "section", "edit")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             section = self._get(tx, section_id)
             if tx.sections.is_used(section_id):
                 raise Forbidden(f"Section {section_id} is assigned to content and cannot be deleted")

@@ -7,14 +7,11 @@ from dataclasses import replace
 from pressroom.domain.errors import Forbidden, NotFound
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import ROOT_LOCATION_ID, Location, TrashItem, is_below
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
-from pressroom.services.content_ops import (
-    get_location,
-    new_remote_id,
-    refresh_visibility,
-    require_create,
-    require_on,
-)
+from pressroom.services.content_access import require_create, require_on
+from pressroom.services.content_loading import get_location
+from pressroom.services.content_tree import new_remote_id, refresh_visibility
 from pressroom.services.event_log import record, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
@@ -54,7 +51,7 @@ class TrashService:
         Locations whose content keeps another location are removed without a trash item; the answer is
         the item of the top location, or None when its content had another location."""
         self.permissions.require(user, "content", "remove")
-        with self.store.write("exclusive") as tx:
+        with self.store.write("exclusive", caller=user.request) as tx:
             location = self.locations.load_in(tx, user, path)
             if location.content_id is None or location.id == ROOT_LOCATION_ID:
                 raise Forbidden("The root location cannot be trashed")
@@ -63,7 +60,7 @@ class TrashService:
             self.permissions.require_throughout(user, "remove", [location.path_string], tx)
             elsewhere = [
                 other
-                for other in tx.locations.of_content(location.content_id)
+                for other in tx.locations.of_content(location.content_id, UNRESTRICTED)
                 if not is_below(other.path_string, location.path_string)
             ]
             remove_subtree_aliases(tx, [location.path_string])
@@ -74,21 +71,21 @@ class TrashService:
     def list(self, user: User, offset: int, limit: int | None) -> list[TrashItem]:
         """The items ``user`` may read (filtered in SQL), with their content infos in one query."""
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self._with_content(
                 tx, tx.trash.list(self.permissions.read_criterion(user, tx), offset, limit)
             )
 
     def load(self, user: User, item_id: int) -> TrashItem:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self._item(tx, user, item_id)
 
     def restore(self, user: User, item_id: int, parent_path: str | None) -> Location:
         """Put the item back below ``parent_path``, or its original parent when None. Forbidden when
         that parent does not exist; the item keeps its id, and its remote id unless taken since."""
         self.permissions.require(user, "content", "restore")
-        with self.store.write("shared") as tx:
+        with self.store.write("shared", caller=user.request) as tx:
             item = self._item(tx, user, item_id)
             parent = self._restore_parent(tx, item, parent_path)
             info = item.location.content_info
@@ -112,7 +109,7 @@ class TrashService:
     @staticmethod
     def _restore_parent(tx: Tx, item: TrashItem, parent_path: str | None) -> Location:
         if parent_path is None:
-            parent = tx.locations.get(item.location.parent_id)
+            parent = tx.locations.get(item.location.parent_id, UNRESTRICTED)
             if parent is None:
                 raise Forbidden(
                     f"The original parent location {item.location.parent_id} of trash item "
@@ -120,7 +117,7 @@ class TrashService:
                 )
             return parent
         ids = path_ids(parent_path)
-        parent = tx.locations.get(ids[-1])
+        parent = tx.locations.get(ids[-1], UNRESTRICTED)
         if parent is None or parent.path_ids != ids:
             raise Forbidden(f"The destination location '{parent_path}' does not exist")
         return parent
@@ -128,7 +125,7 @@ class TrashService:
     def delete(self, user: User, item_id: int) -> None:
         """Delete one item and its content when that has no location and no other item left."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             item = self._item(tx, user, item_id)
             orphans = tx.trash.orphaned_content_ids([item_id])
             tx.trash.delete([item_id])
@@ -138,7 +135,7 @@ class TrashService:
     def empty(self, user: User) -> None:
         """Delete every item and the content they held (three statements)."""
         self.permissions.require(user, "content", "cleantrash")
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=user.request) as tx:
             orphans = tx.trash.orphaned_content_ids()
             tx.trash.delete()
             tx.content.delete(sorted(orphans))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 
 from pressroom.domain.errors import Forbidden, NotRemovable, found
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.url_alias import (
     NOP,
     ROOT_NODE,
@@ -40,12 +41,12 @@ class UrlAliasService:
 
     def list_global(self, user: User) -> builtins.list[AliasEntry]:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return tx.url_aliases.global_entries()
 
     def load(self, user: User, alias_id: str) -> UrlAlias:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return with_paths(tx, [self._get(tx, alias_id)])[0]
 
     def _get(self, tx: Tx, alias_id: str) -> AliasEntry:
@@ -60,9 +61,13 @@ class UrlAliasService:
         segments = split_path(struct.path)
         if not segments:
             raise Forbidden("The path of a URL alias must have at least one segment")
-        with self.store.write("shared") as tx:  # its location stays until the alias is in
+        with self.store.write(
+            "shared", caller=user.request
+        ) as tx:  # its location stays until the alias is in
             if struct.location_id is not None:
-                location = found(tx.locations.get(struct.location_id), "Location", struct.location_id)
+                location = found(
+                    tx.locations.get(struct.location_id, UNRESTRICTED), "Location", struct.location_id
+                )
                 info = tx.content.get(location.content_id) if location.content_id else None
                 if info is not None:  # content/urltranslator on the location (permissions.md §3)
                     target = content_target(info, locations=(location,))
@@ -107,7 +112,7 @@ class UrlAliasService:
     def delete(self, user: User, alias_id: str) -> None:
         """NotFound; NotRemovable for a generated alias (it goes with its location)."""
         self.permissions.require(user, "content", "urltranslator")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             entry = self._get(tx, alias_id)
             if not entry.is_custom:
                 raise NotRemovable(f"URL alias '{alias_id}' was generated and cannot be removed")
@@ -144,12 +149,12 @@ class UrlWildcardService:
 
     def list(self, user: User) -> builtins.list[UrlWildcard]:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return tx.url_wildcards.list()
 
     def load(self, user: User, wildcard_id: int) -> UrlWildcard:
         self.permissions.require(user, "content", "read")
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return found(tx.url_wildcards.get(wildcard_id), "URLWildcard", wildcard_id)
 
     def create(self, user: User, struct: UrlWildcardCreate) -> UrlWildcard:
@@ -161,7 +166,7 @@ class UrlWildcardService:
             raise Forbidden(
                 "Placeholders of the destination URL do not match the wildcards of the source URL"
             )
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             if tx.url_wildcards.source_exists(source):
                 raise Forbidden(f"A URL wildcard with source URL '{source}' already exists")
             wildcard = tx.url_wildcards.create(UrlWildcardCreate(source, destination, struct.forward))
@@ -170,7 +175,7 @@ class UrlWildcardService:
 
     def delete(self, user: User, wildcard_id: int) -> None:
         self.permissions.require(user, "content", "urltranslator")
-        with self.store.write() as tx:
+        with self.store.write(caller=user.request) as tx:
             wildcard = found(tx.url_wildcards.get(wildcard_id), "URLWildcard", wildcard_id)
             tx.url_wildcards.delete(wildcard_id)
             record(tx, "url_wildcard.deleted", user.id, f"url_wildcard/{wildcard_id}", _wildcard(wildcard))

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pressroom.domain.content import ContentInfo, Field, VersionInfo
 from pressroom.domain.content_type import ContentType
 from pressroom.domain.location import Location
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.url_alias import (
     CONTENT_ROOT_LOCATION_ID,
     NOP,
@@ -77,7 +78,9 @@ def refresh_location_aliases(
     is claimed, or taken over from the entry read, only if no writer got to it since it was read;
     otherwise the segment looks again at what is there now and takes the next suffix if it must.
     """
-    located = [found for i in sorted(set(location_ids)) if (found := tx.locations.get(i)) is not None]
+    located = [
+        found for i in sorted(set(location_ids)) if (found := tx.locations.get(i, UNRESTRICTED)) is not None
+    ]
     refresh_aliases(tx, located, names or {})
 
 

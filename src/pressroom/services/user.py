@@ -13,18 +13,14 @@ from pressroom.domain.content import ContentInfo, FieldInput, VersionInfo
 from pressroom.domain.errors import Forbidden, InvalidArgument, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore, JsonDict
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_TYPE, ContentParts, User, UserContent, UserCreate, UserUpdate
 from pressroom.services.accounts import account_definition, check_account_free
 from pressroom.services.content import now
-from pressroom.services.content_ops import (
-    delete_content,
-    delete_subtrees,
-    get_content_type,
-    place,
-    require_on,
-    resolve_location,
-)
+from pressroom.services.content_access import require_on
+from pressroom.services.content_loading import get_content_type
+from pressroom.services.content_tree import delete_content, delete_subtrees, place, resolve_location
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions, content_target
@@ -64,16 +60,16 @@ class UserService:
 
     # -- read ----------------------------------------------------------------------------------------
     def load(self, viewer: User, user_id: int) -> UserContent:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             return load_user(tx, self.permissions, viewer, user_id)
 
     def load_many(self, viewer: User, users: list[User]) -> list[UserContent]:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             return load_users(tx, self.permissions, viewer, users)
 
     def find(self, viewer: User, query: UserFilter, offset: int = 0, limit: int | None = None) -> list[User]:
         """The users matching ``query`` that the viewer may read; NotFound when a filter matches none."""
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             users = self._matching(tx, query, offset, limit)
             readable = readable_ids(tx, self.permissions, viewer, [user.id for user in users])
         users = [user for user in users if user.id in readable]
@@ -98,7 +94,7 @@ class UserService:
         self, viewer: User, user_id: int, offset: int = 0, limit: int | None = None
     ) -> list[Location]:
         """The locations of the user's groups (the parents of the user's locations)."""
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             load_user(tx, self.permissions, viewer, user_id)
             groups = tx.users.parent_locations(user_id)
         return groups[offset : None if limit is None else offset + limit]
@@ -106,7 +102,7 @@ class UserService:
     def drafts(self, viewer: User, user_id: int) -> list[tuple[ContentInfo, VersionInfo]]:
         """The drafts the user created, with their items."""
         self.permissions.require(viewer, "content", "versionread")
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             load_user(tx, self.permissions, viewer, user_id)
             drafts = tx.content.drafts_by_creator(user_id)
             infos = tx.content.get_many(draft.content_id for draft in drafts)
@@ -122,7 +118,7 @@ class UserService:
         self.permissions.require(viewer, "content", "create")
         self.permissions.require(viewer, "content", "publish")
         moment = now()
-        with write_releasing_files(self.store, self.files, "shared") as tx:
+        with write_releasing_files(self.store, self.files, "shared", caller=viewer.request) as tx:
             group = group_at(tx, group_path)
             content_type = type_named(tx, struct.content_type_id, USER_TYPE)
             definition = account_definition(content_type)
@@ -144,7 +140,9 @@ class UserService:
     def update(self, viewer: User, user_id: int, struct: UserUpdate, if_match: str | None) -> UserContent:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         moment = now()
-        with write_releasing_files(self.store, self.files, "shared") as tx:  # publishes
+        with write_releasing_files(
+            self.store, self.files, "shared", caller=viewer.request
+        ) as tx:  # publishes
             current = lock_user(tx, self.permissions, viewer, user_id)
             if not self._own_password(tx, viewer, user_id, struct):
                 require_on(self.permissions, viewer, tx, "edit", current.version.content)
@@ -192,7 +190,7 @@ class UserService:
 
     def delete(self, viewer: User, user_id: int) -> None:
         """Delete the user and its account; Forbidden for the caller itself."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=viewer.request) as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
             require_on(self.permissions, viewer, tx, "remove", info)
             if user_id == viewer.id:
@@ -205,16 +203,18 @@ class UserService:
         is already in it. Returns the user's groups."""
         if not self.permissions.can(viewer, "content", "manage_locations"):
             raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
-        with write_releasing_files(self.store, self.files, "shared") as tx:
+        with write_releasing_files(self.store, self.files, "shared", caller=viewer.request) as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content
-            group = tx.locations.get(group_location_id)
+            group = tx.locations.get(group_location_id, UNRESTRICTED)
             if group is None or not is_group(tx, group):
                 raise Forbidden(f"Could not find 'UserGroup' with location id '{group_location_id}'")
             if not self.permissions.can(
                 viewer, "content", "manage_locations", target=content_target(info, locations=(group,)), tx=tx
             ):
                 raise Forbidden("The User does not have the 'manage_locations' 'content' permission")
-            if any(location.parent_id == group.id for location in tx.locations.of_content(user_id)):
+            if any(
+                location.parent_id == group.id for location in tx.locations.of_content(user_id, UNRESTRICTED)
+            ):
                 raise Forbidden(f"User {user_id} is already in the group at location {group.id}")
             content_type = get_content_type(tx, info.content_type_id)
             added = place(tx, info, group, resolve_location(tx, LocationCreate(group.id), content_type))
@@ -224,10 +224,10 @@ class UserService:
     def unassign_group(self, viewer: User, user_id: int, group_location_id: int) -> list[Location]:
         """Remove the user's location below the group; Forbidden when the user is not in it or it is the
         user's last group. Returns the remaining groups."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=viewer.request) as tx:
             info = lock_user(tx, self.permissions, viewer, user_id).version.content  # the writers' row lock
             require_on(self.permissions, viewer, tx, "manage_locations", info)
-            locations = tx.locations.of_content(user_id)
+            locations = tx.locations.of_content(user_id, UNRESTRICTED)
             doomed = next(
                 (location for location in locations if location.parent_id == group_location_id), None
             )

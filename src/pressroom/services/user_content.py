@@ -12,21 +12,17 @@ from pressroom.domain.errors import NotFound, found
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location, LocationCreate
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserContent, UserGroup
 from pressroom.services.content import create_draft, update_metadata
-from pressroom.services.content_ops import (
-    check_readable,
-    copy_version,
-    current_version,
-    get_content,
-    get_content_type,
-    load_current_versions,
-    load_version,
-    publish,
-)
+from pressroom.services.content_access import check_readable
+from pressroom.services.content_loading import current_version, get_content, get_content_type
 from pressroom.services.event_log import record_content
 from pressroom.services.permissions import Permissions
+from pressroom.services.publishing import publish
 from pressroom.services.version import edit_draft
+from pressroom.services.version_assembly import load_current_versions, load_version
+from pressroom.services.version_writing import copy_version
 from pressroom.storage.spi import Tx
 
 ROOT_USER_GROUP_PATH = "1/5"  # the "Users" group of the clean install (spec/install.md §9)
@@ -52,7 +48,9 @@ def group_at(tx: Tx, path: str) -> Location:
     parts = path.strip("/").split("/")
     location_id = parse_int(parts[-1])
     location = (
-        tx.locations.get(location_id) if location_id is not None and 0 < location_id <= MAX_ID else None
+        tx.locations.get(location_id, UNRESTRICTED)
+        if location_id is not None and 0 < location_id <= MAX_ID
+        else None
     )
     if location is None or location.path != path.strip("/") or not is_group(tx, location):
         raise group_not_found(path)
@@ -79,7 +77,7 @@ def load_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> U
 
 def lock_user(tx: Tx, permissions: Permissions, viewer: User, user_id: int) -> UserContent:
     """``load_user`` for a change: the user's content item stays locked until the transaction ends
-    (see ``content_ops.lock_content``)."""
+    (see ``content_loading.lock_content``)."""
     found(tx.content.lock(user_id), "User", user_id)
     return load_user(tx, permissions, viewer, user_id)
 
@@ -89,10 +87,10 @@ def load_group(tx: Tx, permissions: Permissions, viewer: User, location: Locatio
     assert location.content_id is not None
     info = get_content(tx, location.content_id)
     check_readable(permissions, viewer, tx, info)
+    readable = permissions.read_criterion(viewer, tx)
     main = location
     if info.main_location_id not in (None, location.id):
-        main = tx.locations.get(info.main_location_id) or location
-    readable = permissions.read_criterion(viewer, tx)
+        main = tx.locations.get(info.main_location_id, readable) or location
     return UserGroup(load_version(tx, info, current_version(tx, info), readable=readable), main)
 
 
@@ -156,7 +154,7 @@ def publish_new(
 ) -> ContentInfo:
     """Create the item and publish its first version at once; appends ``event``."""
     version = create_draft(tx, files, permissions, viewer, struct, moment)
-    publish(tx, version.content, version.info, moment, user_id=viewer.id, event=event)
+    publish(tx, version.content, version.info, moment, by=viewer, event=event)
     return get_content(tx, version.content.id)
 
 
@@ -177,7 +175,7 @@ def publish_edit(
     if fields:
         draft = copy_version(tx, viewer, info, current_version(tx, info), moment)
         edit_draft(tx, files, info, draft, VersionUpdate(fields=tuple(fields)), moment)
-        publish(tx, get_content(tx, info.id), draft, moment, user_id=viewer.id, event=None)
+        publish(tx, get_content(tx, info.id), draft, moment, by=viewer, event=None)
         version_no = draft.version_no
     metadata = ContentUpdate(
         main_language_code=parts.main_language_code, section_id=parts.section_id, remote_id=parts.remote_id

@@ -9,10 +9,13 @@ from __future__ import annotations
 from pressroom.domain.errors import Forbidden, NotFound, PreconditionFailed
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import Location
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import USER_GROUP_TYPE, ContentParts, User, UserGroup, UserGroupCreate
 from pressroom.services.content import now
-from pressroom.services.content_ops import check_readable, delete_content, lock_content, require_on
+from pressroom.services.content_access import check_readable, require_on
+from pressroom.services.content_loading import lock_content
+from pressroom.services.content_tree import delete_content
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService
@@ -44,11 +47,11 @@ class UserGroupService:
 
     # -- read ----------------------------------------------------------------------------------------
     def load(self, viewer: User, path: str) -> UserGroup:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             return load_group(tx, self.permissions, viewer, group_at(tx, path))
 
     def load_many(self, viewer: User, locations: list[Location]) -> list[UserGroup]:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             return load_groups(tx, self.permissions, viewer, locations)
 
     def find(
@@ -58,7 +61,7 @@ class UserGroupService:
         filter. NotFound when the filter names no readable group."""
         if content_id is None and remote_id is None:
             return []
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             info = (
                 tx.content.get(content_id)
                 if content_id is not None
@@ -68,13 +71,13 @@ class UserGroupService:
             if info is None or info.content_type_id != group_type_id(tx) or info.main_location_id is None:
                 raise group_not_found(str(identifier))
             check_readable(self.permissions, viewer, tx, info)
-            location = tx.locations.get(info.main_location_id)
+            location = tx.locations.get(info.main_location_id, self.permissions.read_criterion(viewer, tx))
             if location is None:
                 raise group_not_found(str(identifier))
             return [location]
 
     def subgroups(self, viewer: User, path: str, offset: int = 0, limit: int | None = None) -> list[Location]:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             group = group_at(tx, path)
             load_group(tx, self.permissions, viewer, group)
             below = tx.users.group_locations_below(group.id, group_type_id(tx), offset, limit)
@@ -84,7 +87,7 @@ class UserGroupService:
         return [location for location in below if location.content_id in readable]
 
     def users(self, viewer: User, path: str, offset: int = 0, limit: int | None = None) -> list[User]:
-        with self.store.read() as tx:
+        with self.store.read(caller=viewer.request) as tx:
             group = group_at(tx, path)
             load_group(tx, self.permissions, viewer, group)
             users = tx.users.below(group.id, offset, limit)
@@ -97,19 +100,19 @@ class UserGroupService:
         self.permissions.require(viewer, "content", "create")
         self.permissions.require(viewer, "content", "publish")
         moment = now()
-        with self.store.write("shared") as tx:
+        with self.store.write("shared", caller=viewer.request) as tx:
             parent = group_at(tx, parent_path or ROOT_USER_GROUP_PATH)
             content_type = type_named(tx, struct.content_type_id, USER_GROUP_TYPE)
             create = content_create(struct.parts, content_type.id, parent.id)
             info = publish_new(tx, self.files, self.permissions, viewer, create, moment, "user_group.created")
-            location = tx.locations.get(info.main_location_id or 0)
+            location = tx.locations.get(info.main_location_id or 0, UNRESTRICTED)
             assert location is not None
             return load_group(tx, self.permissions, viewer, location)
 
     def update(self, viewer: User, path: str, struct: ContentParts, if_match: str | None) -> UserGroup:
         """Publish the changes as a new version; PreconditionFailed when ``if_match`` is stale."""
         moment = now()
-        with self.store.write("shared") as tx:  # publishes
+        with self.store.write("shared", caller=viewer.request) as tx:  # publishes
             location = group_at(tx, path)
             assert location.content_id is not None
             require_on(self.permissions, viewer, tx, "edit", lock_content(tx, location.content_id))
@@ -124,7 +127,7 @@ class UserGroupService:
     def move(self, viewer: User, path: str, target_path: str) -> Location:
         """Move the group (with its subgroups and users) below the group at ``target_path``; Forbidden
         when the target is missing or not a group, as the reference answers (endpoints-users.tsv)."""
-        with self.store.write("exclusive") as tx:
+        with self.store.write("exclusive", caller=viewer.request) as tx:
             group_at(tx, path)
             try:
                 group_at(tx, target_path)
@@ -135,7 +138,7 @@ class UserGroupService:
     def delete(self, viewer: User, path: str) -> None:
         """Delete the group with its subtree (content/remove on every item of it); Forbidden while users
         are directly in it."""
-        with write_releasing_files(self.store, self.files, "exclusive") as tx:
+        with write_releasing_files(self.store, self.files, "exclusive", caller=viewer.request) as tx:
             location = group_at(tx, path)
             assert location.content_id is not None
             info = lock_content(tx, location.content_id)

@@ -23,29 +23,23 @@ from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.user import User
 from pressroom.services.content import now
+from pressroom.services.content_access import check_readable, check_version_readable, draft_reader, require_on
 from pressroom.services.content_fields import plan_fields, store_uploads, version_names
-from pressroom.services.content_ops import (
-    check_readable,
-    check_version_readable,
-    copy_version,
+from pressroom.services.content_loading import (
     current_version,
-    draft_reader,
-    drop_version,
     get_content,
     get_content_type,
     get_version,
     installed_languages,
-    load_version,
     lock_content,
     lock_version,
-    publish,
-    remove_translation,
-    require_on,
-    save_plan,
 )
 from pressroom.services.event_log import record_content
 from pressroom.services.file import write_releasing_files
 from pressroom.services.permissions import Permissions
+from pressroom.services.publishing import publish
+from pressroom.services.version_assembly import load_version
+from pressroom.services.version_writing import copy_version, drop_version, remove_translation, save_plan
 from pressroom.storage.spi import Store, Tx
 
 
@@ -56,14 +50,14 @@ class VersionService:
         self.files = files
 
     def list(self, user: User, content_id: int) -> tuple[ContentInfo, list[VersionInfo]]:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             require_on(self.permissions, user, tx, "versionread", info)
             return info, tx.content.list_versions(content_id)
 
     def load(self, user: User, content_id: int, version_no: int, languages: tuple[str, ...] = ()) -> Version:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             return self._load(tx, user, get_content(tx, content_id), version_no, languages)
 
     def _load(
@@ -76,7 +70,7 @@ class VersionService:
         return load_version(tx, info, version, languages, readable=readable, drafts=drafts)
 
     def current_version_no(self, user: User, content_id: int) -> int:
-        with self.store.read() as tx:
+        with self.store.read(caller=user.request) as tx:
             info = get_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             return info.current_version_no
@@ -94,7 +88,7 @@ class VersionService:
         """Edit a draft's fields; Forbidden when the version is not a draft, PreconditionFailed when
         ``if_match`` is not the version's ETag, ContentValidationError for field failures."""
         moment = now()
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             before = self._load(tx, user, lock_content(tx, content_id), version_no, languages)
             info, version = before.content, before.info
             edited = tuple(sorted({f.language_code or version.initial_language_code for f in struct.fields}))
@@ -111,7 +105,7 @@ class VersionService:
 
     def delete(self, user: User, content_id: int, version_no: int) -> None:
         """Delete a draft or archived version; Forbidden for the published one or the only one."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             status = VERSION_STATUS_CODES[version.status]
@@ -130,16 +124,17 @@ class VersionService:
 
     def copy(self, user: User, content_id: int, version_no: int) -> Version:
         """A new draft holding the fields and relations of the given version."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             source = self._load(tx, user, lock_content(tx, content_id), version_no, ())
             require_on(self.permissions, user, tx, "edit", source.content)
             draft = copy_version(tx, user, source.content, source.info, now())
             record_content(tx, "content.draft_created", user.id, source.content, version_no=draft.version_no)
-            return load_version(tx, get_content(tx, content_id), draft)
+            readable = self.permissions.read_criterion(user, tx)
+            return load_version(tx, get_content(tx, content_id), draft, readable=readable)
 
     def copy_current(self, user: User, content_id: int) -> Version:
         """A new draft from the current version; Forbidden while the current version is a draft."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             info = lock_content(tx, content_id)
             check_readable(self.permissions, user, tx, info)
             require_on(self.permissions, user, tx, "edit", info)
@@ -148,22 +143,22 @@ class VersionService:
                 raise Forbidden(f"The current version of content {content_id} is already a draft")
             draft = copy_version(tx, user, info, source, now())
             record_content(tx, "content.draft_created", user.id, info, version_no=draft.version_no)
-            return load_version(tx, get_content(tx, content_id), draft)
+            readable = self.permissions.read_criterion(user, tx)
+            return load_version(tx, get_content(tx, content_id), draft, readable=readable)
 
     def publish(self, user: User, content_id: int, version_no: int) -> None:
-        with write_releasing_files(self.store, self.files, "shared") as tx:  # places, refreshes aliases
+        with write_releasing_files(
+            self.store, self.files, "shared", caller=user.request
+        ) as tx:  # places, refreshes aliases
             # one statement: the item locked, the version with its fields and whether it holds field
             # relations, the caller's account and access stamp
             locked, version = lock_version(tx, content_id, version_no)
-            info = locked.info
-            check_version_readable(self.permissions, user, tx, info, version)
-            require_on(self.permissions, user, tx, "publish", info, language_codes=version.language_codes)
-            publish(tx, info, version, now(), locked, user_id=user.id)
+            publish(tx, locked.info, version, now(), locked, by=user, permissions=self.permissions)
 
     def delete_translation(self, user: User, content_id: int, version_no: int, language_code: str) -> None:
         """Drop a translation from a draft: Forbidden (not a draft), TranslationAbsent, Conflict (the
         version's only translation, or the item's main one)."""
-        with write_releasing_files(self.store, self.files) as tx:
+        with write_releasing_files(self.store, self.files, caller=user.request) as tx:
             info = lock_content(tx, content_id)
             version = get_version(tx, content_id, version_no)
             check_version_readable(self.permissions, user, tx, info, version)

@@ -10,7 +10,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import Literal, Protocol
 
-from pressroom.domain.caller import AccessStamp
+from pressroom.domain.caller import AccessStamp, RequestCaller
 from pressroom.domain.content import (
     ContentInfo,
     ContentUpdate,
@@ -39,6 +39,7 @@ from pressroom.domain.location import (
 from pressroom.domain.oauth import AuthorizationCode, OAuthClient, RefreshToken, SigningKey
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
 from pressroom.domain.search import Aggregation, AggregationResult, SortClause
 from pressroom.domain.search_index import ItemIndex
@@ -187,8 +188,8 @@ class ContentGateway(Protocol):
 
     def by_remote_id(self, remote_id: str) -> ContentInfo | None: ...
     def get_many(self, content_ids: Iterable[int]) -> dict[int, ContentInfo]: ...
-    def existing_ids(self, content_ids: Iterable[int], readable: Criterion | None = None) -> set[int]:
-        """The ids that exist (and that ``readable`` lets a caller read, when given)."""
+    def existing_ids(self, content_ids: Iterable[int], readable: ReadScope) -> set[int]:
+        """The ids that exist and that ``readable`` lets the reader read."""
         ...
 
     def exists_matching(self, criterion: Criterion) -> bool:
@@ -272,8 +273,11 @@ class ContentGateway(Protocol):
 
 
 class RelationGateway(Protocol):
-    def list_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Relation]]:
-        """The relations of several versions by ``(content id, version no)``, in one query."""
+    def list_of(
+        self, keys: Iterable[tuple[int, int]], readable: ReadScope
+    ) -> dict[tuple[int, int], list[Relation]]:
+        """The relations of several versions by ``(content id, version no)`` to items ``readable`` lets
+        the reader read, in one query (one more when it filters and there are any)."""
         ...
 
     def list(
@@ -282,9 +286,16 @@ class RelationGateway(Protocol):
         version_no: int,
         offset: int = 0,
         limit: int | None = None,
-        readable: Criterion | None = None,
-    ) -> list[Relation]: ...
-    def get(self, relation_id: int) -> Relation | None: ...
+        *,
+        readable: ReadScope,
+    ) -> list[Relation]:
+        """The relations of a version to items ``readable`` lets the reader read."""
+        ...
+
+    def get(self, relation_id: int, readable: ReadScope) -> Relation | None:
+        """The relation, None also when ``readable`` does not let the reader read its destination."""
+        ...
+
     def add(
         self,
         content_id: int,
@@ -304,26 +315,25 @@ class RelationGateway(Protocol):
 
 
 class LocationGateway(Protocol):
-    def get(
-        self, location_id: int, readable: Criterion | None = None, *, counted: bool = True
-    ) -> Location | None:
-        """The location; ``child_count`` counts only the children matching ``readable`` when given, and
+    def get(self, location_id: int, readable: ReadScope, *, counted: bool = True) -> Location | None:
+        """The location; ``child_count`` counts only the children ``readable`` lets the reader read, and
         is None with ``counted=False``."""
         ...
 
     def by_remote_id(self, remote_id: str) -> Location | None: ...
     def remote_id_taken(self, remote_id: str) -> bool: ...
-    def of_content(self, content_id: int, readable: Criterion | None = None) -> list[Location]:
-        """The item's locations; with ``readable``, only those the criterion lets a caller read."""
+    def of_content(self, content_id: int, readable: ReadScope) -> list[Location]:
+        """The item's locations that ``readable`` lets the reader read."""
         ...
 
     def of_contents(self, content_ids: Iterable[int]) -> list[Location]: ...
-    def get_many(
-        self, location_ids: Sequence[int], readable: Criterion | None = None
-    ) -> dict[int, Location]: ...
+    def get_many(self, location_ids: Sequence[int], readable: ReadScope) -> dict[int, Location]:
+        """Locations by id; their child counts count only the children ``readable`` lets the reader read."""
+        ...
+
     def subtree(self, path_string: str) -> list[Location]: ...
     def children(
-        self, parent: Location, readable: Criterion, offset: int = 0, limit: int | None = None
+        self, parent: Location, readable: ReadScope, offset: int = 0, limit: int | None = None
     ) -> list[Location]:
         """A page of the readable children, in the parent's sort order."""
         ...
@@ -381,8 +391,8 @@ class BookmarkGateway(Protocol):
     def exists(self, user_id: int, location_id: int) -> bool: ...
     def add(self, user_id: int, location_id: int) -> None: ...
     def remove(self, user_id: int, location_id: int) -> bool: ...
-    def count(self, user_id: int, readable: Criterion) -> int: ...
-    def page(self, user_id: int, readable: Criterion, offset: int, limit: int) -> list[int]: ...
+    def count(self, user_id: int, readable: ReadScope) -> int: ...
+    def page(self, user_id: int, readable: ReadScope, offset: int, limit: int) -> list[int]: ...
 
 
 class ImageVariationGateway(Protocol):
@@ -468,8 +478,8 @@ class IntegrityGateway(Protocol):
 
 
 class TrashGateway(Protocol):
-    def list(self, readable: Criterion, offset: int = 0, limit: int | None = None) -> list[TrashItem]: ...
-    def get(self, item_id: int, readable: Criterion) -> TrashItem | None: ...
+    def list(self, readable: ReadScope, offset: int = 0, limit: int | None = None) -> list[TrashItem]: ...
+    def get(self, item_id: int, readable: ReadScope) -> TrashItem | None: ...
     def trash_subtree(self, root: Location, now: datetime) -> None:
         """Trash a subtree: locations whose content has none left become items, the others go."""
         ...
@@ -520,7 +530,11 @@ class EventGateway(Protocol):
         """Record what this write did, in its transaction (one statement)."""
         ...
 
-    def read(self, after: Cursor, limit: int, readable: Criterion | None = None) -> list[Event]: ...
+    def read(self, after: Cursor, limit: int, readable: ReadScope) -> list[Event]:
+        """Committed events past ``after`` in log order: all of them for ``UNRESTRICTED``, else only
+        those about content ``readable`` lets the reader read."""
+        ...
+
     def end(self) -> Cursor: ...
     def count_after(self, after: Cursor) -> int: ...
     def cursor(self, consumer: str) -> Cursor | None: ...
@@ -638,9 +652,15 @@ a placement) is then checked on the tree as it stays until the commit."""
 
 
 class Store(Protocol):
-    def read(self) -> AbstractContextManager[Tx]: ...
-    def write(self, tree: TreeLock | None = None) -> AbstractContextManager[Tx]:
-        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``)."""
+    def read(self, caller: RequestCaller | None = None) -> AbstractContextManager[Tx]:
+        """A read transaction; its statements confirm ``caller``, the request's (domain/caller.py)."""
+        ...
+
+    def write(
+        self, tree: TreeLock | None = None, caller: RequestCaller | None = None
+    ) -> AbstractContextManager[Tx]:
+        """A write transaction; ``tree``: how it depends on the location tree (see ``TreeLock``); it
+        commits nothing unless the request's ``caller`` is confirmed."""
         ...
 
     def schema_is_current(self) -> bool:

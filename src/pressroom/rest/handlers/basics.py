@@ -47,11 +47,11 @@ def delete_section(req: RestRequest, sectionId: int) -> NoContent:
 
 
 def list_languages(req: RestRequest) -> LanguageList:
-    return LanguageList(req.services.languages.list())
+    return LanguageList(req.services.languages.list(req.user))
 
 
 def load_language(req: RestRequest, code: str) -> Language:
-    return req.services.languages.load(code)
+    return req.services.languages.load(req.user, code)
 
 
 def list_countries(req: RestRequest) -> CountryList:

@@ -35,9 +35,9 @@ def _draft(req: RestRequest, draft: ContentType) -> ContentType | ContentTypeInf
 def list_groups(req: RestRequest) -> ContentTypeGroupList | Redirect:
     identifier = req.query.get("identifier")
     if identifier is not None:
-        group = req.services.content_type_groups.by_identifier(identifier)
+        group = req.services.content_type_groups.by_identifier(req.user, identifier)
         return Redirect(req.url("content_type_group.load", groupId=group.id))
-    return ContentTypeGroupList(req.services.content_type_groups.list())
+    return ContentTypeGroupList(req.services.content_type_groups.list(req.user))
 
 
 def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
@@ -47,7 +47,7 @@ def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
 
 
 def load_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
-    return req.services.content_type_groups.load(groupId)
+    return req.services.content_type_groups.load(req.user, groupId)
 
 
 def update_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
@@ -61,7 +61,7 @@ def delete_group(req: RestRequest, groupId: int) -> NoContent:
 
 
 def list_group_types(req: RestRequest, groupId: int) -> ContentTypeList | ContentTypeInfoList:
-    return _types(req, req.services.content_type_groups.list_types(groupId))
+    return _types(req, req.services.content_type_groups.list_types(req.user, groupId))
 
 
 def create_type(req: RestRequest, groupId: int) -> Created[ContentType]:
@@ -97,7 +97,7 @@ def list_types(req: RestRequest) -> ContentTypeList | ContentTypeInfoList:
 def view_types(req: RestRequest) -> ContentTypeList:
     """``POST /content/types/view``: the types a ContentTypeViewInput selects, in full."""
     query = parse_content_type_view(req.input("ContentTypeViewInput"))
-    return ContentTypeList(req.services.content_types.find(query), req.path)
+    return ContentTypeList(req.services.content_types.find(req.user, query), req.path)
 
 
 def load_type(req: RestRequest, typeId: int) -> ContentType:
@@ -166,14 +166,14 @@ def load_field_definition(req: RestRequest, typeId: int, fieldDefinitionId: int)
 
 
 def field_definition_by_identifier(req: RestRequest, typeId: int, identifier: str) -> FieldDefinitionView:
-    content_type, definition = req.services.field_definitions.by_identifier(typeId, identifier)
+    content_type, definition = req.services.field_definitions.by_identifier(req.user, typeId, identifier)
     return FieldDefinitionView(content_type.id, content_type.status, definition, by_identifier=True)
 
 
 def draft_field_definition_by_identifier(
     req: RestRequest, typeId: int, identifier: str
 ) -> FieldDefinitionView:
-    draft, definition = req.services.field_definitions.by_identifier(typeId, identifier, DRAFT)
+    draft, definition = req.services.field_definitions.by_identifier(req.user, typeId, identifier, DRAFT)
     return FieldDefinitionView(draft.id, draft.status, definition, by_identifier=True)
 
 

@@ -20,7 +20,7 @@ def _parse(node: Node) -> ObjectStateInput:
 
 
 def list_groups(req: RestRequest) -> ObjectStateGroupList:
-    return ObjectStateGroupList(req.services.object_states.list_groups())
+    return ObjectStateGroupList(req.services.object_states.list_groups(req.user))
 
 
 def create_group(req: RestRequest) -> Created[ObjectStateGroup]:
@@ -30,7 +30,7 @@ def create_group(req: RestRequest) -> Created[ObjectStateGroup]:
 
 
 def load_group(req: RestRequest, groupId: int) -> ObjectStateGroup:
-    return req.services.object_states.load_group(groupId)
+    return req.services.object_states.load_group(req.user, groupId)
 
 
 def update_group(req: RestRequest, groupId: int) -> ObjectStateGroup:
@@ -44,7 +44,7 @@ def delete_group(req: RestRequest, groupId: int) -> NoContent:
 
 
 def list_states(req: RestRequest, groupId: int) -> ObjectStateList:
-    return ObjectStateList(groupId, req.services.object_states.list_states(groupId))
+    return ObjectStateList(groupId, req.services.object_states.list_states(req.user, groupId))
 
 
 def create_state(req: RestRequest, groupId: int) -> Created[ObjectState]:
@@ -54,7 +54,7 @@ def create_state(req: RestRequest, groupId: int) -> Created[ObjectState]:
 
 
 def load_state(req: RestRequest, groupId: int, stateId: int) -> ObjectState:
-    return req.services.object_states.load_state(groupId, stateId)
+    return req.services.object_states.load_state(req.user, groupId, stateId)
 
 
 def update_state(req: RestRequest, groupId: int, stateId: int) -> ObjectState:

@@ -69,7 +69,7 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
     session = _own_session(req, sessionId)
     if session is None:
         return _gone(req)
-    req.services.auth.end_session(session.id)
+    req.services.auth.end_session(req.user, session.id)
     return NoContent({"set-cookie": clearing_cookie(req.cookie_name, req.secure_cookies)})
 
 

@@ -6,12 +6,12 @@ from typing import Any
 
 from sqlalchemy import Connection, Select, delete, func, insert, select
 
-from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope, criterion
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.schema import bookmarks, content, locations
 
 
-def _readable(query: Select[Any], user_id: int, readable: Criterion) -> Select[Any]:
+def _readable(query: Select[Any], user_id: int, readable: ReadScope) -> Select[Any]:
     """Restrict ``query`` to the user's bookmarks whose location ``readable`` admits."""
     return (
         query.select_from(
@@ -20,7 +20,7 @@ def _readable(query: Select[Any], user_id: int, readable: Criterion) -> Select[A
             )
         )
         .where(bookmarks.c.user_id == user_id)
-        .where(compile_criterion(readable, locations))
+        .where(compile_criterion(criterion(readable), locations))
     )
 
 
@@ -44,10 +44,10 @@ class SqlBookmarkGateway:
         )
         return bool(result.rowcount)
 
-    def count(self, user_id: int, readable: Criterion) -> int:
+    def count(self, user_id: int, readable: ReadScope) -> int:
         return int(self.c.execute(_readable(select(func.count()), user_id, readable)).scalar_one())
 
-    def page(self, user_id: int, readable: Criterion, offset: int, limit: int) -> list[int]:
+    def page(self, user_id: int, readable: ReadScope, offset: int, limit: int) -> list[int]:
         """Location ids of the readable bookmarks, most recent first."""
         query = _readable(select(bookmarks.c.location_id), user_id, readable)
         query = query.order_by(bookmarks.c.id.desc()).offset(offset).limit(limit)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
-from pressroom.domain.caller import current as current_caller
+from pressroom.domain.caller import RequestCaller
 from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.sequences import bump_epoch, read_epoch
 
@@ -44,13 +44,17 @@ class EpochCache:
 
 
 class TxCache:
-    """One transaction's use of the process cache."""
+    """One transaction's use of the process cache, and the request's caller the transaction confirms
+    (None outside a request)."""
 
-    __slots__ = ("_bypass", "_cache", "_connection", "epoch")
+    __slots__ = ("_bypass", "_cache", "_connection", "caller", "epoch")
 
-    def __init__(self, cache: EpochCache, connection: Connection) -> None:
+    def __init__(
+        self, cache: EpochCache, connection: Connection, caller: RequestCaller | None = None
+    ) -> None:
         self._cache = cache
         self._connection = connection
+        self.caller = caller
         self._bypass = False
         self.epoch: int | None = None
 
@@ -63,7 +67,7 @@ class TxCache:
         if self._bypass:
             return load()
         if self.epoch is None:
-            caller = current_caller()
+            caller = self.caller
             if caller is not None and caller.pending() is not None:  # one statement does both
                 self.epoch = confirm_caller(self._connection, caller)
             else:

@@ -36,7 +36,6 @@ from sqlalchemy import (
     update,
 )
 
-from pressroom.domain.caller import current as current_caller
 from pressroom.domain.content import (
     CONTENT_STATUS_CODES,
     PUBLISHED,
@@ -54,6 +53,7 @@ from pressroom.domain.content_type import ContentType
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.location import Location
 from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope, restriction
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import ACCESS_COLUMNS, CALLER_COLUMNS, access_stamp, with_caller
 from pressroom.storage.sql.caller import params as caller_params
@@ -442,7 +442,7 @@ class SqlContentGateway:
     def _for_caller(self, plain: Prepared, for_caller: Prepared, params: dict[str, Any]) -> Sequence[Any]:
         """The rows of ``plain``, or of ``for_caller`` when the request has a caller to confirm (its
         account and access stamp come in the first row); the cache epoch is noted either way."""
-        caller = current_caller()
+        caller = self.cache.caller
         if caller is None:
             rows = plain.all(self.c, params)
         else:
@@ -461,7 +461,7 @@ class SqlContentGateway:
         if not location_ids:
             return {}
         ids = sorted(set(location_ids))
-        caller = current_caller()
+        caller = self.cache.caller
         confirming = caller_params(caller) if caller is not None else {}
         if len(ids) == 1:
             one = _AT_ONE if caller is None else _AT_ONE_FOR_CALLER
@@ -491,14 +491,15 @@ class SqlContentGateway:
             return {}
         return {r.id: _info(r) for r in self.c.execute(_INFO_BY_IDS, {"ids": ids})}
 
-    def existing_ids(self, content_ids: Iterable[int], readable: Criterion | None = None) -> set[int]:
-        """The ids of ``content_ids`` that exist (and that ``readable`` lets the caller read, when given)."""
+    def existing_ids(self, content_ids: Iterable[int], readable: ReadScope) -> set[int]:
+        """The ids of ``content_ids`` that exist and that ``readable`` lets the reader read."""
         ids = sorted(set(content_ids))
         if not ids:
             return set()
         query = select(content.c.id).where(content.c.id.in_(ids))
-        if readable is not None:
-            query = query.where(compile_criterion(readable))
+        filtered = restriction(readable)
+        if filtered is not None:
+            query = query.where(compile_criterion(filtered))
         return set(self.c.execute(query).scalars())
 
     def exists_matching(self, criterion: Criterion) -> bool:

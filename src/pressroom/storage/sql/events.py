@@ -26,7 +26,7 @@ from sqlalchemy import (
 )
 
 from pressroom.domain.event import TYPE_PREFIX, Cursor, Event, NewEvent
-from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.read_scope import ReadScope, Unrestricted, restriction
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import upsert
 from pressroom.storage.sql.schema import content, event_cursors, events, webhook_deliveries
@@ -75,16 +75,17 @@ class SqlEventGateway:
             )
         return events.c.id > cursor.id
 
-    def read(self, after: Cursor, limit: int, readable: Criterion | None = None) -> list[Event]:
-        """Committed events past ``after`` in log order. With ``readable`` (what the reader may read),
-        only events about content it matches; events about no content need ``readable`` to be None."""
+    def read(self, after: Cursor, limit: int, readable: ReadScope) -> list[Event]:
+        """Committed events past ``after`` in log order: all of them for ``UNRESTRICTED`` (events about
+        no content too), else only those about content ``readable`` lets the reader read."""
         query = select(events).where(self._after(after))
-        if readable is not None:
+        if not isinstance(readable, Unrestricted):
             query = query.where(events.c.content_id.is_not(None))
-            if not isinstance(readable, MatchAll):
+            filtered = restriction(readable)
+            if filtered is not None:
                 item = content.alias("readable_item")
                 query = query.where(
-                    events.c.content_id.in_(select(item.c.id).where(compile_criterion(readable, item=item)))
+                    events.c.content_id.in_(select(item.c.id).where(compile_criterion(filtered, item=item)))
                 )
         query = query.order_by(events.c.tx, events.c.id).limit(limit)
         return [event_of(row._mapping) for row in self.c.execute(query)]

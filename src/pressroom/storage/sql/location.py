@@ -49,6 +49,7 @@ from pressroom.domain.location import (
     Placing,
 )
 from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, criterion, restriction
 from pressroom.domain.search import children_sort
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
 from pressroom.storage.sql.prepared import Prepared
@@ -124,10 +125,10 @@ def _pending(row: Any) -> PendingLocation:
 
 
 @lru_cache(maxsize=64)
-def _query(readable: Criterion = MatchAll()) -> Select[Any]:  # noqa: B008 - criteria are frozen values
+def _query(readable: ReadScope) -> Select[Any]:
     """Locations with their child counts; built once per criterion (building the aliases costs more
     than running the query)."""
-    return select(locations, child_count(readable))
+    return select(locations, child_count(criterion(readable)))
 
 
 _UNCOUNTED_BY_ID = Prepared(
@@ -216,27 +217,25 @@ class SqlLocationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def get(
-        self, location_id: int, readable: Criterion | None = None, *, counted: bool = True
-    ) -> Location | None:
-        """The location; its child count counts only children matching ``readable`` (all by default).
+    def get(self, location_id: int, readable: ReadScope, *, counted: bool = True) -> Location | None:
+        """The location; its child count counts only the children ``readable`` lets the reader read.
         ``counted=False`` leaves the count out (None): below a large folder, counting costs more than
         the rest of the read."""
         if counted:
-            row = self.c.execute(_query(readable or MatchAll()).where(locations.c.id == location_id)).first()
+            row = self.c.execute(_query(readable).where(locations.c.id == location_id)).first()
         else:
             row = _UNCOUNTED_BY_ID.first(self.c, {"id": location_id})
         return location_of(row) if row else None
 
-    def get_many(self, location_ids: Sequence[int], readable: Criterion | None = None) -> dict[int, Location]:
-        """Locations by id; their child counts count only children matching ``readable`` (all by default)."""
+    def get_many(self, location_ids: Sequence[int], readable: ReadScope) -> dict[int, Location]:
+        """Locations by id; their child counts count only the children ``readable`` lets the reader read."""
         if not location_ids:
             return {}
-        query = _query(readable or MatchAll()).where(locations.c.id.in_(sorted(set(location_ids))))
+        query = _query(readable).where(locations.c.id.in_(sorted(set(location_ids))))
         return {row.id: location_of(row) for row in self.c.execute(query)}
 
     def by_remote_id(self, remote_id: str) -> Location | None:
-        row = self.c.execute(_query().where(locations.c.remote_id == remote_id)).first()
+        row = self.c.execute(_query(UNRESTRICTED).where(locations.c.remote_id == remote_id)).first()
         return location_of(row) if row else None
 
     def remote_id_taken(self, remote_id: str) -> bool:
@@ -245,12 +244,13 @@ class SqlLocationGateway:
                 return True
         return False
 
-    def of_content(self, content_id: int, readable: Criterion | None = None) -> list[Location]:
-        """The item's locations by id; with ``readable``, only those it lets the caller read."""
-        query = _query().where(locations.c.content_id == content_id).order_by(locations.c.id)
-        if readable is not None:
+    def of_content(self, content_id: int, readable: ReadScope) -> list[Location]:
+        """The item's locations by id that ``readable`` lets the reader read."""
+        query = _query(UNRESTRICTED).where(locations.c.content_id == content_id).order_by(locations.c.id)
+        filtered = restriction(readable)
+        if filtered is not None:
             query = query.join(content, content.c.id == locations.c.content_id).where(
-                compile_criterion(readable, locations)
+                compile_criterion(filtered, locations)
             )
         return [location_of(r) for r in self.c.execute(query)]
 
@@ -258,20 +258,20 @@ class SqlLocationGateway:
         ids = sorted(set(content_ids))
         if not ids:
             return []
-        query = _query().where(locations.c.content_id.in_(ids)).order_by(locations.c.id)
+        query = _query(UNRESTRICTED).where(locations.c.content_id.in_(ids)).order_by(locations.c.id)
         return [location_of(r) for r in self.c.execute(query)]
 
     def subtree(self, path_string: str) -> list[Location]:
         """The location with this path and every location below it, top down."""
         query = (
-            _query()
+            _query(UNRESTRICTED)
             .where(prefix_range(locations.c.path_string, path_string))
             .order_by(locations.c.depth, locations.c.id)
         )
         return [location_of(r) for r in self.c.execute(query)]
 
     def children(
-        self, parent: Location, readable: Criterion, offset: int = 0, limit: int | None = None
+        self, parent: Location, readable: ReadScope, offset: int = 0, limit: int | None = None
     ) -> list[Location]:
         """One page of the children the reader may read, in the parent's sort order (ties by id), by the
         sort clauses a search uses (``domain.search.children_sort``, ``storage/sql/sort.py``).
@@ -280,20 +280,21 @@ class SqlLocationGateway:
         or the key needs it), then those rows with their child counts, so that the counts and columns
         are computed for the page and not for every child."""
         clauses = children_sort(parent.sort_field, parent.sort_order)
+        filter_by = criterion(readable)
         page = select(locations.c.id).where(
             locations.c.parent_id == parent.id,
             locations.c.id != parent.id,
-            compile_criterion(readable, locations),
+            compile_criterion(filter_by, locations),
         )
         source: FromClause = locations
-        if not isinstance(readable, MatchAll) or needs_content(clauses):
+        if not isinstance(filter_by, MatchAll) or needs_content(clauses):
             source = locations.join(content, content.c.id == locations.c.content_id)
         page = apply_sort(page, source, clauses, locations).offset(offset).limit(limit)
         ids = list(self.c.execute(page).scalars())
         if not ids:
             return []
         found = {
-            r.id: location_of(r) for r in self.c.execute(_query(readable).where(locations.c.id.in_(ids)))
+            r.id: location_of(r) for r in self.c.execute(_query(filter_by).where(locations.c.id.in_(ids)))
         }
         return [found[location_id] for location_id in ids]
 

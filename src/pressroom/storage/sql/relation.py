@@ -8,7 +8,8 @@ from typing import Any
 from sqlalchemy import Connection, Select, and_, bindparam, delete, insert, or_, select, tuple_
 
 from pressroom.domain.content import EMBED, LINK, Relation
-from pressroom.domain.query import Criterion, MatchAll
+from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, restriction
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import content, field_definitions, relations
@@ -57,15 +58,32 @@ class SqlRelationGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def list_of(self, keys: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[Relation]]:
-        """The relations of several versions by ``(content id, version no)``, in one query."""
+    def list_of(
+        self, keys: Iterable[tuple[int, int]], readable: ReadScope
+    ) -> dict[tuple[int, int], list[Relation]]:
+        """The relations of several versions by ``(content id, version no)`` to items ``readable`` lets
+        the reader read: one query, and one more keeping the readable destinations when it filters and
+        there are any."""
         wanted = sorted(set(keys))
         found: dict[tuple[int, int], list[Relation]] = {key: [] for key in wanted}
         if wanted:
             pair = tuple_(relations.c.source_content_id, relations.c.source_version_no)
             for r in self.c.execute(_query().where(pair.in_(wanted)).order_by(relations.c.id)):
                 found[(r.source_content_id, r.source_version_no)].append(_relation(r))
-        return found
+        filtered = restriction(readable)
+        destinations = {r.destination_content_id for listed in found.values() for r in listed}
+        if filtered is None or not destinations:
+            return found
+        allowed = self._readable(destinations, filtered)
+        return {
+            key: [r for r in listed if r.destination_content_id in allowed] for key, listed in found.items()
+        }
+
+    def _readable(self, content_ids: Iterable[int], filtered: Criterion) -> set[int]:
+        query = select(content.c.id).where(
+            content.c.id.in_(sorted(set(content_ids))), compile_criterion(filtered)
+        )
+        return set(self.c.execute(query).scalars())
 
     def list(
         self,
@@ -73,14 +91,15 @@ class SqlRelationGateway:
         version_no: int,
         offset: int = 0,
         limit: int | None = None,
-        readable: Criterion | None = None,
+        *,
+        readable: ReadScope,
     ) -> list[Relation]:
-        """The relations of a version by id; with ``readable``, only those to items it lets the caller
-        read. A page is filtered inside its query (so paging counts only those); a whole list is read
-        with the prebuilt statement, and only when it has relations does a second statement keep the
+        """The relations of a version by id to items ``readable`` lets the reader read. A page is
+        filtered inside its query (so paging counts only those); a whole list is read with the prebuilt
+        statement, and only when it has relations does a second statement keep the
         readable destinations (the usual version has none: no cost for the filter)."""
         params = {"content_id": content_id, "version_no": version_no}
-        filtered = None if readable is None or isinstance(readable, MatchAll) else readable
+        filtered = restriction(readable)
         if offset or limit is not None:
             query = _OF_VERSION
             if filtered is not None:
@@ -95,13 +114,22 @@ class SqlRelationGateway:
         found = [_relation(r) for r in _PREPARED_OF_VERSION.all(self.c, params)]
         if not found or filtered is None:
             return found
-        ids = {r.destination_content_id for r in found}
-        readable_ids = select(content.c.id).where(content.c.id.in_(ids), compile_criterion(filtered))
-        allowed = set(self.c.execute(readable_ids).scalars())
+        allowed = self._readable((r.destination_content_id for r in found), filtered)
         return [r for r in found if r.destination_content_id in allowed]
 
-    def get(self, relation_id: int) -> Relation | None:
-        row = self.c.execute(_query().where(relations.c.id == relation_id)).first()
+    def get(self, relation_id: int, readable: ReadScope) -> Relation | None:
+        """The relation; None also when ``readable`` does not let the reader read its destination (one
+        statement)."""
+        query = _query().where(relations.c.id == relation_id)
+        filtered = restriction(readable)
+        if filtered is not None:
+            item = content.alias("readable_item")
+            query = query.where(
+                relations.c.destination_content_id.in_(
+                    select(item.c.id).where(compile_criterion(filtered, item=item))
+                )
+            )
+        row = self.c.execute(query).first()
         return _relation(row) if row else None
 
     def add(
@@ -190,7 +218,7 @@ class SqlRelationGateway:
                 "type": r.type,
                 "source_field_definition_id": r.source_field_definition_id,
             }
-            for r in self.list(content_id, from_version)
+            for r in self.list(content_id, from_version, readable=UNRESTRICTED)
         ]
         if rows:
             self.c.execute(insert(relations), rows)

@@ -10,7 +10,6 @@ import orjson
 from sqlalchemy import Connection, and_, bindparam, delete, exists, insert, or_, select, update
 
 from pressroom.domain.caller import AccessStamp
-from pressroom.domain.caller import current as current_caller
 from pressroom.domain.role import DEFINED, DRAFT, Limitation, Policy, PolicyCreate, Role, RoleAssignment
 from pressroom.storage.sql.cache import TxCache
 from pressroom.storage.sql.caller import CALLER_COLUMNS, access_columns, access_stamp, with_caller
@@ -122,7 +121,7 @@ class SqlRoleGateway:
     def assignments_reaching(self, user_id: int) -> tuple[AccessStamp, list[RoleAssignment]]:
         """The access stamp (the revision and the paths of ``user_id``'s locations), and the assignments
         of ``user_id`` and of every group above its locations. Confirms the request's caller."""
-        caller = current_caller()
+        caller = self.cache.caller if self.cache is not None else None
         bound = {"user": user_id, **(caller_params(caller) if caller else _NO_CALLER)}
         rows = _USER_ASSIGNMENTS.all(self.c, bound)
         if not rows:

@@ -10,7 +10,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import DataError, DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from pressroom.domain.caller import current as current_caller
+from pressroom.domain.caller import RequestCaller
 from pressroom.domain.errors import BadRequest, Forbidden, Unavailable
 from pressroom.storage.spi import TreeLock
 from pressroom.storage.sql.bookmark import SqlBookmarkGateway
@@ -44,11 +44,17 @@ class SqlTx:
     """Gateways for one transaction, created on first use."""
 
     def __init__(
-        self, connection: Connection, anonymous_user_id: int, cache: EpochCache, blocks: Blocks | None = None
+        self,
+        connection: Connection,
+        anonymous_user_id: int,
+        cache: EpochCache,
+        blocks: Blocks | None = None,
+        caller: RequestCaller | None = None,
     ) -> None:
         self.connection = connection
         self.anonymous_user_id = anonymous_user_id
-        self.cache = TxCache(cache, connection)
+        # The request's caller rides with the cache: the statements that learn the epoch confirm it too.
+        self.cache = TxCache(cache, connection, caller)
         # A write's ids taken from the process's blocks (storage/sql/sequences.py); a read takes none.
         self.blocks = None if blocks is None else TxBlocks(blocks, connection)
 
@@ -145,7 +151,8 @@ class SqlTx:
         return SqlLoginFailureGateway(self.connection)
 
     def confirm_caller(self) -> None:
-        caller = current_caller()
+        """Confirm the request's caller with a statement of its own, unless one already did."""
+        caller = self.cache.caller
         if caller is not None and caller.pending() is not None:
             self.cache.saw_epoch(confirm_caller(self.connection, caller))
 
@@ -217,20 +224,22 @@ class SqlStore:
         return is_current(self.engine)
 
     @contextmanager
-    def read(self) -> Iterator[SqlTx]:
+    def read(self, caller: RequestCaller | None = None) -> Iterator[SqlTx]:
+        """A read transaction; its statements confirm ``caller``, the request's (domain/caller.py)."""
         with _driver_errors(), self.reads.read() as connection:
-            yield SqlTx(connection, self.anonymous_user_id, self.cache)
+            yield SqlTx(connection, self.anonymous_user_id, self.cache, caller=caller)
 
     @contextmanager
-    def write(self, tree: TreeLock | None = None) -> Iterator[SqlTx]:
-        """A write transaction, holding the tree lock ``tree`` asks for (``spi.TreeLock``). A unique key
+    def write(self, tree: TreeLock | None = None, caller: RequestCaller | None = None) -> Iterator[SqlTx]:
+        """A write transaction, holding the tree lock ``tree`` asks for (``spi.TreeLock``), that commits
+        nothing for a ``caller`` (the request's) the cache got wrong. A unique key
         that a concurrent writer got to first surfaces as Forbidden (the "identifier exists" answer); any
         other integrity error (foreign key, NOT NULL) is a bug and propagates, to be logged and answered
         500."""
         with _driver_errors():
             try:
                 with transaction(self.engine, write=True, tree=tree) as connection:
-                    tx = SqlTx(connection, self.anonymous_user_id, self.cache, self.blocks)
+                    tx = SqlTx(connection, self.anonymous_user_id, self.cache, self.blocks, caller)
                     yield tx
                     tx.confirm_caller()  # nothing commits for a caller the cache got wrong
                 if tx.blocks is not None:

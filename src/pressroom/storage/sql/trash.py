@@ -15,7 +15,7 @@ from sqlalchemy import Connection, delete, exists, func, insert, literal, select
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED, TRASHED
 from pressroom.domain.content_type import SORT_FIELDS, SORT_ORDERS
 from pressroom.domain.location import Location, TrashItem
-from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope, criterion
 from pressroom.storage.sql.content_type import dt, ts
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
 from pressroom.storage.sql.location import SqlLocationGateway, location_of, only_inside
@@ -40,18 +40,18 @@ class SqlTrashGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def _select(self, readable: Criterion) -> Any:
+    def _select(self, readable: ReadScope) -> Any:
         return (
             select(trash, _child_count_in_trash(trash))
             .select_from(trash.join(content, content.c.id == trash.c.content_id))
-            .where(compile_criterion(readable, trash))
+            .where(compile_criterion(criterion(readable), trash))
         )
 
-    def list(self, readable: Criterion, offset: int = 0, limit: int | None = None) -> list[TrashItem]:
+    def list(self, readable: ReadScope, offset: int = 0, limit: int | None = None) -> list[TrashItem]:
         query = self._select(readable).order_by(trash.c.id).offset(offset).limit(limit)
         return [_item(r) for r in self.c.execute(query)]
 
-    def get(self, item_id: int, readable: Criterion) -> TrashItem | None:
+    def get(self, item_id: int, readable: ReadScope) -> TrashItem | None:
         row = self.c.execute(self._select(readable).where(trash.c.id == item_id)).first()
         return _item(row) if row else None
 

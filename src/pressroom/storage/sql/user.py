@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, update
 
 from pressroom.domain.location import Location
+from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import Account, Session, User
 from pressroom.storage.sql.engine import upsert
 from pressroom.storage.sql.location import _query as location_query
@@ -117,7 +118,7 @@ class SqlUserGateway:
     ) -> list[Location]:
         """The locations directly below ``location_id`` holding a user group, by location id."""
         query = (
-            location_query()
+            location_query(UNRESTRICTED)
             .join(content, content.c.id == locations.c.content_id)
             .where(
                 locations.c.parent_id == location_id,
@@ -133,7 +134,7 @@ class SqlUserGateway:
     def parent_locations(self, content_id: int) -> list[Location]:
         """The parents of the locations of ``content_id`` (a user's groups), in the order it got them."""
         query = (
-            location_query()
+            location_query(UNRESTRICTED)
             .join(_child_location, _child_location.c.parent_id == locations.c.id)
             .where(_child_location.c.content_id == content_id, _child_location.c.id != locations.c.id)
             .order_by(_child_location.c.id)
