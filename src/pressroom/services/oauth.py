@@ -29,7 +29,6 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -75,19 +74,9 @@ _CONFIDENTIAL = ["client_secret_basic", "client_secret_post"]
 _ANY_CLIENT = [*_CONFIDENTIAL, "none"]
 _GRANTS = ("authorization_code", "refresh_token")
 
-_TX: ContextVar[Tx | None] = ContextVar("oauth_tx", default=None)
-_ISSUER: ContextVar[str] = ContextVar("oauth_issuer", default="")  # of the request being served
-
 
 def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def _tx() -> Tx:
-    tx = _TX.get()
-    if tx is None:
-        raise RuntimeError("an OAuth callback ran outside its transaction")
-    return tx
 
 
 # -- authlib's models over the domain values ------------------------------------------------------------
@@ -246,7 +235,9 @@ class _Tokens:
         expires_in: int | None = None,
         include_refresh_token: bool = True,
     ) -> dict[str, Any]:
-        return self.server.service.issue(self.request, user, scope or "default", include_refresh_token)
+        return self.server.service.issue(
+            self.server.transaction(), self.request, user, scope or "default", include_refresh_token
+        )
 
     def save_token(self, token: dict[str, Any]) -> None:
         """Kept when made (the refresh token's row); an access token is not stored."""
@@ -278,7 +269,7 @@ class _CodeGrant(_Tokens, grants.AuthorizationCodeGrant):  # type: ignore[misc]
 
     def save_authorization_code(self, code: str, request: OAuthRequest) -> None:
         data = request.payload.data
-        _tx().oauth.add_code(
+        self.server.transaction().oauth.add_code(
             AuthorizationCode(
                 code_hash=_hash(code),
                 client_id=request.client.get_client_id(),
@@ -294,12 +285,12 @@ class _CodeGrant(_Tokens, grants.AuthorizationCodeGrant):  # type: ignore[misc]
 
     def query_authorization_code(self, code: str, client: _Client) -> _Code | None:
         """The code, taken: a second presentation (a replay) revokes what the first got."""
-        found = _tx().oauth.take_code(_hash(code))
+        found = self.server.transaction().oauth.take_code(_hash(code))
         if found is None:
             return None
         stored, fresh = found
         if not fresh:
-            self.server.service.revoke_family(stored.family_id)
+            self.server.service.revoke_family(self.server.transaction(), stored.family_id)
             return None
         if stored.client_id != client.get_client_id() or stored.expires_at < time.time():
             return None
@@ -309,7 +300,7 @@ class _CodeGrant(_Tokens, grants.AuthorizationCodeGrant):  # type: ignore[misc]
         """Taken when queried already."""
 
     def authenticate_user(self, authorization_code: _Code) -> User | None:
-        user = _tx().users.get(authorization_code.code.user_id)
+        user = self.server.transaction().users.get(authorization_code.code.user_id)
         return user if user is not None and user.enabled else None
 
 
@@ -319,19 +310,19 @@ class _RefreshGrant(_Tokens, grants.RefreshTokenGrant):  # type: ignore[misc]
 
     def authenticate_refresh_token(self, refresh_token: str) -> _Refresh | None:
         """The token, rotated out: presented again later, it revokes its whole family."""
-        tx = _tx()
+        tx = self.server.transaction()
         found = tx.oauth.refresh_token(_hash(refresh_token))
         if found is None or found.client_id != self.request.client.get_client_id():
             return None
         if found.used or not tx.oauth.use_refresh_token(found.token_hash):
-            self.server.service.revoke_family(found.family_id)
+            self.server.service.revoke_family(self.server.transaction(), found.family_id)
             return None
         if found.expires_at < time.time():
             return None
         return _Refresh(found)
 
     def authenticate_user(self, refresh_token: _Refresh) -> User | None:
-        tx = _tx()
+        tx = self.server.transaction()
         user = tx.users.get(refresh_token.token.user_id)
         if user is None or not user.enabled or tx.users.token_epoch(user.id) != refresh_token.token.epoch:
             return None
@@ -350,14 +341,16 @@ class _Revocation(RevocationEndpoint):  # type: ignore[misc]
 
     def query_token(self, token_string: str, token_type_hint: str | None) -> _Presented | None:
         server: _Server = self.server
-        return server.service.presented(token_string, _ISSUER.get())
+        return server.service.presented(server.transaction(), token_string, server.issuer)
 
     def revoke_token(self, token: _Presented, request: OAuthRequest) -> None:
         """A refresh token takes its family with it; an access token goes alone."""
         if token.kind == "refresh_token":
-            self.server.service.revoke_family(token.family)
+            self.server.service.revoke_family(self.server.transaction(), token.family)
         else:
-            _tx().oauth.revoke(f"jti:{token.claims['jti']}", token.expires_at, int(time.time()))
+            self.server.transaction().oauth.revoke(
+                f"jti:{token.claims['jti']}", token.expires_at, int(time.time())
+            )
 
 
 class _Introspection(IntrospectionEndpoint):  # type: ignore[misc]
@@ -367,7 +360,7 @@ class _Introspection(IntrospectionEndpoint):  # type: ignore[misc]
 
     def query_token(self, token_string: str, token_type_hint: str | None) -> _Presented | None:
         server: _Server = self.server
-        return server.service.presented(token_string, _ISSUER.get())
+        return server.service.presented(server.transaction(), token_string, server.issuer)
 
     def check_permission(self, token: _Presented, client: _Client, request: OAuthRequest) -> bool:
         return not client.client.public
@@ -389,17 +382,27 @@ class _Introspection(IntrospectionEndpoint):  # type: ignore[misc]
 
 
 class _Server(AuthorizationServer):  # type: ignore[misc]
-    def __init__(self, service: OAuthService) -> None:
+    """authlib's server for one request: its callbacks run in ``tx``, for the ``issuer`` the request
+    came to (a server is made per request, so nothing of a request rides global state)."""
+
+    def __init__(self, service: OAuthService, tx: Tx | None = None, issuer: str = "") -> None:
         super().__init__(scopes_supported=list(SCOPES))
         self.service = service
+        self.tx = tx
+        self.issuer = issuer
         self.register_grant(_CodeGrant, [_Pkce(required=True)])
         self.register_grant(_RefreshGrant)
         self.register_grant(_ClientCredentialsGrant)
         self.register_endpoint(_Revocation)
         self.register_endpoint(_Introspection)
 
+    def transaction(self) -> Tx:
+        if self.tx is None:
+            raise RuntimeError("an OAuth callback ran outside its transaction")
+        return self.tx
+
     def query_client(self, client_id: str) -> _Client | None:
-        found = _tx().oauth.client(client_id) if client_id else None
+        found = self.transaction().oauth.client(client_id) if client_id else None
         return None if found is None else _Client(found)
 
     def save_token(self, token: dict[str, Any], request: OAuthRequest) -> None:
@@ -462,20 +465,14 @@ class OAuthService:
         self.access_ttl = access_ttl
         self.refresh_ttl = refresh_ttl
         self.key_rotation = key_rotation
-        self.server = _Server(self)
         self._keys: tuple[float, list[_Key]] = (0.0, [])
         self._lock = threading.Lock()
 
     @contextmanager
-    def _transaction(self, request: OAuthRequest, *, write: bool) -> Iterator[Tx]:
-        """The transaction authlib's callbacks for ``request`` run in."""
+    def _serving(self, request: OAuthRequest, *, write: bool) -> Iterator[_Server]:
+        """authlib's server for ``request``, its callbacks in one transaction."""
         with self.store.write() if write else self.store.read() as tx:
-            token, issuer = _TX.set(tx), _ISSUER.set(request.issuer)
-            try:
-                yield tx
-            finally:
-                _TX.reset(token)
-                _ISSUER.reset(issuer)
+            yield _Server(self, tx, request.issuer)
 
     # -- clients --------------------------------------------------------------------------------------
     def create_client(
@@ -532,39 +529,40 @@ class OAuthService:
     # -- protocol endpoints ---------------------------------------------------------------------------
     def consent_request(self, request: OAuthRequest) -> tuple[OAuthClient, str]:
         """The client and the scopes of a valid authorization request (raises OAuth2Error)."""
-        with self._transaction(request, write=False):
-            grant = self.server.get_consent_grant(request)
+        with self._serving(request, write=False) as server:
+            grant = server.get_consent_grant(request)
         client: _Client = grant.client
         return client.client, client.get_allowed_scope(request.payload.scope)
 
     def authorize(self, request: OAuthRequest, user: User | None) -> tuple[int, Any, list[tuple[str, str]]]:
         """The redirect back to the client: with a code if ``user`` allowed, an error if denied (None)."""
-        with self._transaction(request, write=True):
-            grant = self.server.get_consent_grant(request, end_user=user)
-            return self.server.create_authorization_response(request, grant_user=user, grant=grant)  # type: ignore[no-any-return]
+        with self._serving(request, write=True) as server:
+            grant = server.get_consent_grant(request, end_user=user)
+            return server.create_authorization_response(request, grant_user=user, grant=grant)  # type: ignore[no-any-return]
 
     def token(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
         self._signing_key()  # made (if due) before the grant's transaction
-        with self._transaction(request, write=True):
-            return self.server.create_token_response(request)  # type: ignore[no-any-return]
+        with self._serving(request, write=True) as server:
+            return server.create_token_response(request)  # type: ignore[no-any-return]
 
     def revoke(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
-        with self._transaction(request, write=True):
-            return self.server.create_endpoint_response("revocation", request)  # type: ignore[no-any-return]
+        with self._serving(request, write=True) as server:
+            return server.create_endpoint_response("revocation", request)  # type: ignore[no-any-return]
 
     def introspect(self, request: OAuthRequest) -> tuple[int, Any, list[tuple[str, str]]]:
-        with self._transaction(request, write=False):
-            return self.server.create_endpoint_response("introspection", request)  # type: ignore[no-any-return]
+        with self._serving(request, write=False) as server:
+            return server.create_endpoint_response("introspection", request)  # type: ignore[no-any-return]
 
     def handle_error(
         self, request: OAuthRequest, error: OAuth2Error
     ) -> tuple[int, Any, list[tuple[str, str]]]:
-        return self.server.handle_error_response(request, error)  # type: ignore[no-any-return]
+        return _Server(self).handle_error_response(request, error)  # type: ignore[no-any-return]
 
     # -- tokens ---------------------------------------------------------------------------------------
-    def issue(self, request: OAuthRequest, user: User | None, scope: str, refresh: bool) -> dict[str, Any]:
+    def issue(
+        self, tx: Tx, request: OAuthRequest, user: User | None, scope: str, refresh: bool
+    ) -> dict[str, Any]:
         """The token response of a grant: a signed access token, and a refresh token (stored) if asked."""
-        tx = _tx()
         client: OAuthClient = request.client.client
         if user is None:  # client credentials: the client's configured user
             user = tx.users.get(client.user_id) if client.user_id is not None else None
@@ -608,10 +606,10 @@ class OAuthService:
             token["refresh_token"] = value
         return token
 
-    def revoke_family(self, family: str) -> None:
+    def revoke_family(self, tx: Tx, family: str) -> None:
         """Every token of the family: its refresh tokens go, its access tokens are refused."""
         now = int(time.time())
-        _tx().oauth.revoke(f"family:{family}", now + max(self.refresh_ttl, self.access_ttl), now)
+        tx.oauth.revoke(f"family:{family}", now + max(self.refresh_ttl, self.access_ttl), now)
 
     def is_access_token(self, token: str) -> bool:
         """The token claims to be one of this server's access tokens (its header: ``typ`` at+jwt or a
@@ -665,10 +663,9 @@ class OAuthService:
             raise InvalidToken("The access token lacks claims of this server")
         return claims
 
-    def presented(self, token: str, issuer: str) -> _Presented | None:
+    def presented(self, tx: Tx, token: str, issuer: str) -> _Presented | None:
         """A token given to revocation or introspection, as this server knows it; None if it is none of
         its own. An access token that is no longer honoured is marked revoked."""
-        tx = _tx()
         if self.is_access_token(token):
             try:
                 claims = self._claims(token, issuer)
