@@ -96,5 +96,6 @@ sub vcl_deliver {
     }
     # Keys and the hash are the cache's business.
     unset resp.http.xkey;
+    unset resp.http.Surrogate-Key;  # sent when a Fastly endpoint is configured too
     unset resp.http.X-User-Context-Hash;
 }

@@ -47,7 +47,7 @@ from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
 from pressroom.storage.broker import EventPublisher, NatsPublisher
 from pressroom.storage.files import LocalFileStore
-from pressroom.storage.purge import XkeyPurger
+from pressroom.storage.purge import XkeyPurger, parse_endpoints
 from pressroom.storage.spi import Store
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised, record_file_store, recorded_file_store
@@ -223,7 +223,11 @@ def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
     if settings.http_cache_purge:
         publishers.append(
             XkeyPurger(
-                settings.http_cache_purge, soft=settings.http_cache_soft_purge,
+                parse_endpoints(
+                    settings.http_cache_purge, fastly_token=settings.fastly_api_token,
+                    fastly_api_url=settings.fastly_api_url,
+                ),
+                soft=settings.http_cache_soft_purge,
                 repeat_after=settings.http_cache_repurge_seconds,
             )
         )  # fmt: skip
