@@ -223,7 +223,7 @@ def spawn_server(
 def running_server(root: Path, log: Path | None = None, **env_overrides: str) -> Iterator[str]:
     """A real Granian server (``pressroom serve``) on a free port over a fresh SQLite file in ``root``,
     with ``PRESSROOM_*`` overrides (its output in ``log``); yields its base URL and stops it afterwards."""
-    process, base = spawn_server(root, log=log, **env_overrides)
+    process, base = spawn_server(root, None, workers=1, log=log, **env_overrides)
     try:
         yield base
     finally:
