@@ -13,6 +13,13 @@ from pathlib import Path
 import httpx
 
 SHIPPED = Path(__file__).parents[1] / "deploy" / "varnish" / "pressroom.vcl"
+PARAMS = SHIPPED.with_name("varnishd.params")
+
+
+def shipped_params() -> list[str]:
+    """The options of deploy/varnish/varnishd.params (comment lines left out)."""
+    lines = [line.strip() for line in PARAMS.read_text().splitlines()]
+    return [word for line in lines if line and not line.startswith("#") for word in line.split()]
 
 
 def start_varnish(
@@ -30,7 +37,7 @@ def start_varnish(
     vcl.write_text(re.sub(r'\.port = "\d+";', f'.port = "{backend}";', SHIPPED.read_text(), count=1))
     process = subprocess.Popen(
         [varnishd, "-F", "-j", "none", "-a", f"127.0.0.1:{port}", "-f", str(vcl),
-         "-n", str(root / "varnish"), "-s", "malloc,64m"],
+         "-n", str(root / "varnish"), *shipped_params()],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=new_session,
     )  # fmt: skip
     deadline = time.monotonic() + 30
