@@ -208,3 +208,49 @@ def test_each_purge_is_sent_once_more_for_reads_that_were_under_way(
     asyncio.run(publish_and_wait())
     assert len(proxy.received) == 2
     assert proxy.received[0] == proxy.received[1]
+
+
+def test_a_write_waits_for_reads_under_way_and_purges_once_more(store: SqlStore, proxy: FakeProxy) -> None:
+    """A read computed before the write committed, still being sent when the write's keys are purged, would
+    be kept by the proxy after the purge: the write's answer waits for it and purges its keys again."""
+    purger = XkeyPurger([proxy.endpoint], repeat_after=0)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    asyncio.run(dispatcher.publish(purger))  # start the cursor
+    order = proxy.order
+    read_computed = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["method"] == "POST":
+            await read_computed.wait()
+            _publish(store, 46, 54, 2)
+            settle(store)
+        else:  # the read has its (old) answer, and sends it only once the purge went out
+            read_computed.set()
+            for _ in range(1000):  # bounded
+                if "purged" in order:
+                    break
+                await asyncio.sleep(0.01)
+            order.append("read sent")
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        if scope["method"] == "POST":
+            order.append("write answered")
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def ignore(_message: dict[str, Any]) -> None:
+        pass
+
+    wrapped = WithDispatcher(app, dispatcher, sync_purge=True)  # type: ignore[arg-type]
+
+    async def both() -> None:
+        await asyncio.gather(
+            wrapped({"type": "http", "method": "GET", "path": "/"}, receive, ignore),
+            wrapped({"type": "http", "method": "POST", "path": "/"}, receive, ignore),
+        )
+
+    asyncio.run(both())
+    assert order == ["purged", "read sent", "purged", "write answered"]
+    assert proxy.received[0] == proxy.received[1]
+    assert {"c46", "l54", "pl2"} <= proxy.keys()

@@ -27,6 +27,7 @@ import http.client
 import json
 import logging
 import re
+import time
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from pressroom.domain.event import Event
 log = logging.getLogger("pressroom.events")
 
 NAME = "http-cache"
+KEEP_SENT = 60.0  # seconds the keys of a purge are kept for send_again
 FASTLY_API = "https://api.fastly.com"
 EXAMPLES = "varnish:http://127.0.0.1:6081 or fastly:<service id>"
 
@@ -167,16 +169,29 @@ class XkeyPurger:
         self.timeout = timeout
         self.repeat_after = repeat_after
         self._repeats: set[asyncio.Task[None]] = set()
+        self._sent: list[tuple[float, set[str]]] = []  # (when, keys) of recent purges, for send_again
 
     async def publish(self, events: Sequence[Event]) -> None:
         keys: set[str] = set()
         for event in events:
             keys |= event_keys(event)
         await self._send_all(keys)
+        now = time.monotonic()
+        self._sent = [(when, sent) for when, sent in self._sent if when > now - KEEP_SENT] + [(now, keys)]
         if self.repeat_after > 0:
             repeat = asyncio.create_task(self._repeat(keys))
             self._repeats.add(repeat)
             repeat.add_done_callback(self._repeats.discard)
+
+    async def send_again(self, since: float) -> None:
+        """Send once more every key purged since ``since`` (``time.monotonic()``, at most
+        :data:`KEEP_SENT` seconds ago); a failure is logged, the repetition being best effort."""
+        keys = {key for when, sent in self._sent if when >= since for key in sent}
+        if keys:
+            try:
+                await self._send_all(keys)
+            except PurgeFailed as error:
+                log.warning("repeated purge failed: %s", error)
 
     async def _send_all(self, keys: set[str]) -> None:
         await asyncio.gather(*(asyncio.to_thread(self._send, endpoint, keys) for endpoint in self.endpoints))
