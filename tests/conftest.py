@@ -185,11 +185,12 @@ def free_port() -> int:
 
 
 def spawn_server(
-    root: Path, database_url: str | None = None, *, workers: int = 1, **env_overrides: str
-) -> tuple[subprocess.Popen[bytes], str]:
+    root: Path, database_url: str | None = None, *, workers: int = 1, log: Path | None = None,
+    **env_overrides: str,
+) -> tuple[subprocess.Popen[bytes], str]:  # fmt: skip
     """Start ``pressroom serve`` (Granian) on a free port in its own process group, so that a test can
     signal the server and its workers together; wait until it answers. ``database_url`` defaults to a
-    fresh SQLite file in ``root``; files go under ``root / "files"``."""
+    fresh SQLite file in ``root``; files go under ``root / "files"``; its output goes to ``log`` if given."""
     port = free_port()
     env = dict(os.environ)
     env.update(
@@ -197,13 +198,14 @@ def spawn_server(
         PRESSROOM_FILE_ROOT=str(root / "files"),
     )
     env.update(env_overrides)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port), "--workers", str(workers)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    with open(log or os.devnull, "ab") as output:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pressroom.cli", "serve", "--port", str(port), "--workers", str(workers)],
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60  # a loaded machine starts two workers slowly
     while True:
@@ -218,10 +220,10 @@ def spawn_server(
 
 
 @contextmanager
-def running_server(root: Path, **env_overrides: str) -> Iterator[str]:
+def running_server(root: Path, log: Path | None = None, **env_overrides: str) -> Iterator[str]:
     """A real Granian server (``pressroom serve``) on a free port over a fresh SQLite file in ``root``,
-    with ``PRESSROOM_*`` overrides; yields its base URL and stops it afterwards."""
-    process, base = spawn_server(root, **env_overrides)
+    with ``PRESSROOM_*`` overrides (its output in ``log``); yields its base URL and stops it afterwards."""
+    process, base = spawn_server(root, None, workers=1, log=log, **env_overrides)
     try:
         yield base
     finally:

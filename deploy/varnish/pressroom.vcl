@@ -1,6 +1,7 @@
 # Varnish in front of `pressroom serve`: cached answers per set of rights (the user-context hash), purged by
 # surrogate key (xkey) when a write commits. Needs Varnish 7 and varnish-modules (vmod xkey):
-#   varnishd -a :6081 -f /etc/varnish/pressroom.vcl -s malloc,256m
+#   varnishd -a :6081 -f /etc/varnish/pressroom.vcl $(grep -v '^#' varnishd.params)
+# (varnishd.params beside this file: the recommended parameters, the ones the tests and the bench use)
 # and on the application: PRESSROOM_HTTP_CACHE_PURGE=varnish:http://127.0.0.1:6081 (README, "HTTP cache").
 vcl 4.1;
 
@@ -96,5 +97,6 @@ sub vcl_deliver {
     }
     # Keys and the hash are the cache's business.
     unset resp.http.xkey;
+    unset resp.http.Surrogate-Key;  # sent when a Fastly endpoint is configured too
     unset resp.http.X-User-Context-Hash;
 }

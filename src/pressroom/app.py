@@ -6,6 +6,7 @@ import asyncio
 import gc
 import logging
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ from pressroom.services.user_group import UserGroupService
 from pressroom.services.version import VersionService
 from pressroom.storage.broker import EventPublisher, NatsPublisher
 from pressroom.storage.files import LocalFileStore
-from pressroom.storage.purge import XkeyPurger
+from pressroom.storage.purge import XkeyPurger, parse_endpoints
 from pressroom.storage.spi import Store
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.install import initialise, is_initialised, record_file_store, recorded_file_store
@@ -238,7 +239,11 @@ def make_dispatcher(settings: Settings, store: Store) -> Dispatcher:
     if settings.http_cache_purge:
         publishers.append(
             XkeyPurger(
-                settings.http_cache_purge, soft=settings.http_cache_soft_purge,
+                parse_endpoints(
+                    settings.http_cache_purge, fastly_token=settings.fastly_api_token,
+                    fastly_api_url=settings.fastly_api_url,
+                ),
+                soft=settings.http_cache_soft_purge,
                 repeat_after=settings.http_cache_repurge_seconds,
             )
         )  # fmt: skip
@@ -263,18 +268,30 @@ def own_ports() -> frozenset[int]:
 
 class WithDispatcher:
     """The application with the event dispatcher running beside it for the worker's lifetime. With
-    ``sync_purge``, the answer to a write waits until the HTTP cache purged what the write committed."""
+    ``sync_purge``, the answer to a write waits until the HTTP cache purged what the write committed.
+
+    A read this worker computed before the write committed may still be on its way to the proxy when the
+    purge arrives, and the proxy would then keep (and hand to readers waiting on that fetch) the old answer
+    after the purge. So the write's answer also waits (at most :data:`READ_WAIT` seconds) for the reads in
+    flight when it was about to answer, then sends its keys once more: after its answer, no read through the
+    proxy shows what it replaced. Reads in other workers are left to the purge's repetition
+    (``PRESSROOM_HTTP_CACHE_REPURGE_SECONDS``)."""
 
     def __init__(self, app: RestApp, dispatcher: Dispatcher, *, sync_purge: bool = False) -> None:
         self.app = app
         self.dispatcher = dispatcher
         self.purgers = [p for p in dispatcher.publishers if isinstance(p, XkeyPurger)]
         self.sync_purge = sync_purge
+        self.reads: set[asyncio.Future[None]] = set()  # reads in flight (synchronous mode only)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.sync_purge and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, self._purging(send))
-            return
+        if scope["type"] == "http" and self.sync_purge and self.purgers:
+            if scope["method"] in ("GET", "HEAD"):
+                await self._read(scope, receive, send)
+                return
+            if scope["method"] != "OPTIONS":
+                await self.app(scope, receive, self._purging(send, time.monotonic()))
+                return
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
@@ -293,10 +310,24 @@ class WithDispatcher:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    def _purging(self, send: Any) -> Any:
+    async def _read(self, scope: Any, receive: Any, send: Any) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.reads.add(done)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.reads.discard(done)
+            done.set_result(None)
+
+    def _purging(self, send: Any, started: float) -> Any:
         async def purged_first(message: Any) -> None:
             if message["type"] == "http.response.start":
+                under_way = set(self.reads)  # may have read what this write replaced
                 await self.purge_now()
+                if under_way:
+                    await asyncio.wait(under_way, timeout=READ_WAIT)
+                    for purger in self.purgers:
+                        await purger.send_again(started)
             await send(message)
 
         return purged_first
@@ -313,6 +344,7 @@ class WithDispatcher:
                 log.warning("synchronous purge failed; the dispatcher retries", exc_info=True)
 
 
+READ_WAIT = 1.0
 SYNC_PURGE_BATCHES = 20
 
 

@@ -147,8 +147,9 @@ class Settings:
     progress_interval_seconds: float = 5.0
     # HTTP cache (rest/httpcache.py): shared caches keep cacheable answers ``http_cache_ttl`` seconds
     # (s-maxage; browsers revalidate); the user-context hash answer is kept per credential for
-    # ``user_context_hash_ttl``. Purge endpoints ("varnish:http://127.0.0.1:6081", several comma separated)
-    # get the keys every committed write touched (storage/purge.py), soft purges when ``soft`` is on; with
+    # ``user_context_hash_ttl``. Purge endpoints ("varnish:http://127.0.0.1:6081", "fastly:<service id>",
+    # several comma separated) get the keys every committed write touched (storage/purge.py), Fastly's with
+    # the API token ``fastly_api_token`` at ``fastly_api_url``; soft purges when ``soft`` is on; with
     # ``sync`` a write's response waits until its keys are purged. Each purge is sent again
     # ``repurge_seconds`` later (0: not), for reads that were under way when it came (storage/purge.py).
     http_cache_ttl: int = 86400
@@ -157,6 +158,8 @@ class Settings:
     http_cache_soft_purge: bool = False
     http_cache_sync_purge: bool = False
     http_cache_repurge_seconds: float = 2.0
+    fastly_api_token: str = field(default="", repr=False)
+    fastly_api_url: str = "https://api.fastly.com"
     debug: bool = False
 
     def with_overrides(self, **overrides: Any) -> Settings:
@@ -324,6 +327,8 @@ def settings_from_env(env: Mapping[str, str] | None = None) -> Settings:
         "HTTP_CACHE_SOFT_PURGE": ("http_cache_soft_purge", _bool),
         "HTTP_CACHE_SYNC_PURGE": ("http_cache_sync_purge", _bool),
         "HTTP_CACHE_REPURGE_SECONDS": ("http_cache_repurge_seconds", float),
+        "FASTLY_API_TOKEN": ("fastly_api_token", str),
+        "FASTLY_API_URL": ("fastly_api_url", str),
     }
     for suffix, (name, convert) in simple.items():
         raw = env.get("PRESSROOM_" + suffix)

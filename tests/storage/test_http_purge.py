@@ -16,7 +16,7 @@ from pressroom.config import settings_from_env
 from pressroom.domain.event import Cursor, NewEvent
 from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.services.event_dispatch import Dispatcher
-from pressroom.storage.purge import NAME, XkeyPurger, batches, parse_endpoints
+from pressroom.storage.purge import NAME, Fastly, Varnish, XkeyPurger, parse_endpoints
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import free_port
@@ -40,8 +40,8 @@ class FakeProxy:
     order: list[str] = field(default_factory=list)  # "purged" as each purge arrives (tests add more)
 
     @property
-    def endpoint(self) -> str:
-        return f"varnish:http://127.0.0.1:{self.port}"
+    def endpoint(self) -> Varnish:
+        return Varnish(f"http://127.0.0.1:{self.port}")
 
     def keys(self) -> set[str]:
         return {key for _, headers in self.received for key in headers.get("xkey-purge", "").split()}
@@ -112,25 +112,42 @@ def test_a_failing_proxy_keeps_the_keys_until_it_answers(store: SqlStore, proxy:
 
 
 def test_endpoints_and_batches() -> None:
-    assert parse_endpoints(["varnish:http://127.0.0.1:6081"]) == ("http://127.0.0.1:6081",)
-    with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE"):
-        parse_endpoints(["fastly:http://x"])
-    values = batches({f"c{n}" for n in range(3000)})
-    assert len(values) > 1
-    assert all(len(value) <= 6000 for value in values)
-    assert sum(len(value.split()) for value in values) == 3000
+    assert parse_endpoints(["varnish:http://127.0.0.1:6081"]) == (Varnish("http://127.0.0.1:6081"),)
+    for wrong in ("fastly:http://x", "fastly:", "varnish:127.0.0.1:6081", "squid:http://x"):
+        with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE"):
+            parse_endpoints([wrong], fastly_token="t")
+    with pytest.raises(ValueError, match="PRESSROOM_FASTLY_API_TOKEN"):
+        parse_endpoints(["fastly:abc123"])
+    keys = {f"c{n}" for n in range(3000)}
+    groups = Varnish("http://x").batches(keys)
+    assert len(groups) > 1
+    assert all(len(" ".join(group)) <= 6000 for group in groups)
+    assert sorted(key for group in groups for key in group) == sorted(keys)
+    groups = Fastly("abc", "t").batches(keys)
+    assert [len(group) for group in groups] == [256] * 11 + [184]
+    assert sorted(key for group in groups for key in group) == sorted(keys)
 
 
 def test_the_settings_name_the_endpoints_and_a_bad_one_stops_the_start(store: SqlStore) -> None:
-    env = {"PRESSROOM_HTTP_CACHE_PURGE": "varnish:http://10.0.0.1:6081, varnish:http://10.0.0.2:6081"}
+    env = {
+        "PRESSROOM_HTTP_CACHE_PURGE": "varnish:http://10.0.0.1:6081,varnish:http://10.0.0.2:6081,fastly:Svc1",
+        "PRESSROOM_FASTLY_API_TOKEN": "secret-9",
+        "PRESSROOM_FASTLY_API_URL": "http://127.0.0.1:1",
+    }
     settings = settings_from_env(env)
     purgers = [p for p in make_dispatcher(settings, store).publishers if isinstance(p, XkeyPurger)]
-    assert [purger.endpoints for purger in purgers] == [("http://10.0.0.1:6081", "http://10.0.0.2:6081")]
+    assert [purger.endpoints for purger in purgers] == [
+        (Varnish("http://10.0.0.1:6081"), Varnish("http://10.0.0.2:6081"),
+         Fastly("Svc1", "secret-9", "http://127.0.0.1:1")),
+    ]  # fmt: skip
+    assert "secret-9" not in repr(settings) + repr(purgers[0].endpoints)
     with pytest.raises(ValueError, match="PRESSROOM_HTTP_CACHE_PURGE entry"):
         make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "127.0.0.1:6081"}), store)
+    with pytest.raises(ValueError, match="PRESSROOM_FASTLY_API_TOKEN"):
+        make_dispatcher(settings_from_env({"PRESSROOM_HTTP_CACHE_PURGE": "fastly:Svc1"}), store)
 
 
-def _serve(store: SqlStore, endpoint: str, method: str, order: list[str]) -> None:
+def _serve(store: SqlStore, endpoint: Varnish, method: str, order: list[str]) -> None:
     """One request through the dispatcher wrapper (synchronous purge) around an application whose every
     POST commits an event; ``order`` gets "answered" when the answer starts."""
 
@@ -163,7 +180,7 @@ def test_a_write_is_answered_after_its_keys_are_purged(store: SqlStore, proxy: F
 
 
 def test_a_proxy_that_is_down_does_not_hold_the_answer(store: SqlStore) -> None:
-    endpoint = f"varnish:http://127.0.0.1:{free_port()}"
+    endpoint = Varnish(f"http://127.0.0.1:{free_port()}")
     asyncio.run(Dispatcher(store, source="/api").publish(XkeyPurger([endpoint])))
     order: list[str] = []
     _serve(store, endpoint, "POST", order)
@@ -194,3 +211,49 @@ def test_each_purge_is_sent_once_more_for_reads_that_were_under_way(
     asyncio.run(publish_and_wait())
     assert len(proxy.received) == 2
     assert proxy.received[0] == proxy.received[1]
+
+
+def test_a_write_waits_for_reads_under_way_and_purges_once_more(store: SqlStore, proxy: FakeProxy) -> None:
+    """A read computed before the write committed, still being sent when the write's keys are purged, would
+    be kept by the proxy after the purge: the write's answer waits for it and purges its keys again."""
+    purger = XkeyPurger([proxy.endpoint], repeat_after=0)
+    dispatcher = Dispatcher(store, source="/api", publishers=[purger])
+    asyncio.run(dispatcher.publish(purger))  # start the cursor
+    order = proxy.order
+    read_computed = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["method"] == "POST":
+            await read_computed.wait()
+            _publish(store, 46, 54, 2)
+            settle(store)
+        else:  # the read has its (old) answer, and sends it only once the purge went out
+            read_computed.set()
+            for _ in range(1000):  # bounded
+                if "purged" in order:
+                    break
+                await asyncio.sleep(0.01)
+            order.append("read sent")
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        if scope["method"] == "POST":
+            order.append("write answered")
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b""}
+
+    async def ignore(_message: dict[str, Any]) -> None:
+        pass
+
+    wrapped = WithDispatcher(app, dispatcher, sync_purge=True)  # type: ignore[arg-type]
+
+    async def both() -> None:
+        await asyncio.gather(
+            wrapped({"type": "http", "method": "GET", "path": "/"}, receive, ignore),
+            wrapped({"type": "http", "method": "POST", "path": "/"}, receive, ignore),
+        )
+
+    asyncio.run(both())
+    assert order == ["purged", "read sent", "purged", "write answered"]
+    assert proxy.received[0] == proxy.received[1]
+    assert {"c46", "l54", "pl2"} <= proxy.keys()

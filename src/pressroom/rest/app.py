@@ -60,6 +60,7 @@ from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, Stream, WithHeaders
 from pressroom.rest.routing import Route, Router
 from pressroom.services.container import Services
+from pressroom.storage.purge import uses_surrogate_key
 
 log = logging.getLogger("pressroom.rest")
 
@@ -100,6 +101,7 @@ class RestApp:
         self.cors = Cors(settings.cors_origins)
         self.docs = ApiDocs(settings, router)
         self.oauth = OAuthEndpoints(settings, services)
+        self.surrogate_key = uses_surrogate_key(settings.http_cache_purge)  # Fastly's header for the keys
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -283,7 +285,7 @@ class RestApp:
             cache_headers(
                 reply.status, route.name, attempt.params, result,
                 lambda: CallerRights(self.services.permissions, user), headers.get(HASH_HEADER),
-                self.settings.http_cache_ttl,
+                self.settings.http_cache_ttl, self.surrogate_key,
             )
             if shared
             else [("cache-control", PRIVATE)],

@@ -3,7 +3,9 @@
 A cacheable answer is a 200/304 to a ``GET``/``HEAD`` of a route in :data:`ROUTE_KEYS`. It gets
 ``Cache-Control: public, max-age=0, s-maxage=<ttl>``, ``Vary`` on ``Accept`` and ``X-User-Context-Hash``,
 and an ``xkey`` header: the keys of the route's parameters and of what the value shows
-(``domain/cache_tags.py``). A request that presents a hash (``X-User-Context-Hash``, set by the proxy) gets
+(``domain/cache_tags.py``); the same keys in ``Surrogate-Key`` too when a Fastly endpoint is configured
+(Fastly reads that header; emitting it only then keeps the answers of a Varnish-only setup small). A
+request that presents a hash (``X-User-Context-Hash``, set by the proxy) gets
 a shareable answer only when the hash is the caller's own and its rights are not personal; one without a
 hash came past no proxy doing the hash flow, and its answer costs no read of the caller's rights. Every
 other answer, errors included (a 404 would otherwise outlive the create that ends it), is
@@ -33,10 +35,14 @@ from pressroom.rest.output.content import ContentView, VersionList
 from pressroom.rest.output.location import LocationObjects, LocationRefList
 from pressroom.services.container import Services
 from pressroom.services.permissions import Permissions
+from pressroom.storage.purge import uses_surrogate_key
 
 USER_CONTEXT_PATH = "/_fos_user_context_hash"
 HASH_HEADER = "x-user-context-hash"
 PRIVATE = "private, no-store"
+# Bytes of keys an answer may carry: Varnish refuses a header line past 8 KB (http_resp_hdr_len), Fastly
+# reads 16 KB of Surrogate-Key. An answer showing more (a list of hundreds of items) is not shared.
+MAX_KEYS_HEADER = 8000
 
 
 def _int(name: str, prefix: str) -> Callable[[Mapping[str, Any]], list[str]]:
@@ -152,9 +158,10 @@ class CallerRights:
 
 def cache_headers(
     status: int, route_name: str | None, params: Mapping[str, Any], value: Any,
-    rights: Callable[[], CallerRights], presented_hash: str | None, ttl: int,
+    rights: Callable[[], CallerRights], presented_hash: str | None, ttl: int, surrogate_key: bool = False,
 ) -> list[tuple[str, str]]:  # fmt: skip
-    """The Cache-Control, Vary and xkey headers of a ``GET``/``HEAD`` answer."""
+    """The Cache-Control, Vary and xkey headers of a ``GET``/``HEAD`` answer, and ``Surrogate-Key`` (the
+    same keys, for Fastly) when ``surrogate_key`` is on."""
     route_keys = ROUTE_KEYS.get(route_name or "")
     if route_keys is None or ttl <= 0 or status not in (200, 304):
         return [("cache-control", PRIVATE)]
@@ -162,12 +169,17 @@ def cache_headers(
         caller = rights()
         if not caller.shareable or presented_hash != caller.hash:
             return [("cache-control", PRIVATE)]
-    keys = {*route_keys(params), *value_keys(value)}
-    return [
+    keys = keys_header({*route_keys(params), *value_keys(value)})
+    if len(keys) > MAX_KEYS_HEADER:  # a proxy would refuse the answer, or keep it past a purge it missed
+        return [("cache-control", PRIVATE)]
+    headers = [
         ("cache-control", f"public, max-age=0, s-maxage={ttl}"),
         ("vary", "X-User-Context-Hash"),
-        ("xkey", keys_header(keys)),
+        ("xkey", keys),
     ]
+    if surrogate_key:
+        headers.append(("surrogate-key", keys))
+    return headers
 
 
 async def user_context_answer(
@@ -190,5 +202,6 @@ async def user_context_answer(
         ("cache-control", f"max-age={ttl}" if ttl > 0 else "no-store"),
         ("vary", "Cookie, Authorization"),
         ("xkey", USER_CONTEXT),
+        *([("surrogate-key", USER_CONTEXT)] if uses_surrogate_key(settings.http_cache_purge) else []),
         ("content-length", "0"),
     ]
