@@ -15,10 +15,19 @@ def _keys(response: object) -> set[str]:
     return set(response.headers["xkey"].split())  # type: ignore[attr-defined]
 
 
-def test_a_content_read_carries_keys_of_the_item_its_type_and_every_ancestor(api: Api) -> None:
+def _through_proxy(client: TestClient, api: Api) -> dict[str, str]:
+    """The header a proxy doing the hash flow adds to the administrator's requests."""
+    return {"X-User-Context-Hash": _hash(client, api.auth)}
+
+
+def test_a_content_read_carries_keys_of_the_item_its_type_and_every_ancestor(
+    client: TestClient, api: Api
+) -> None:
     parent = published_folder(api, "Parent")
     child = published_folder(api, "Child", parent=main_location_path(parent))
-    response = api.get(f"/content/objects/{child['_id']}", accept=media("ContentInfo"))
+    response = api.get(
+        f"/content/objects/{child['_id']}", accept=media("ContentInfo"), headers=_through_proxy(client, api)
+    )
     assert response.status_code == 200
     assert response.headers["cache-control"] == SHARED
     assert response.headers["vary"] == "Accept, X-User-Context-Hash"
@@ -30,18 +39,25 @@ def test_a_content_read_carries_keys_of_the_item_its_type_and_every_ancestor(api
     assert expected <= _keys(response)
 
 
-def test_children_lists_are_tagged_with_the_parent(api: Api) -> None:
+def test_children_lists_are_tagged_with_the_parent(client: TestClient, api: Api) -> None:
     parent = published_folder(api, "Parent")
     location = main_location_path(parent)
-    response = api.get(f"/content/locations/{location}/children", accept=media("LocationList"))
+    response = api.get(
+        f"/content/locations/{location}/children",
+        accept=media("LocationList"),
+        headers=_through_proxy(client, api),
+    )
     assert response.status_code == 200
     assert f"pl{location.rsplit('/', 1)[-1]}" in _keys(response)
 
 
-def test_a_conditional_read_keeps_the_cache_headers(api: Api) -> None:
-    first = api.get("/content/sections/1", accept=media("Section"))
+def test_a_conditional_read_keeps_the_cache_headers(client: TestClient, api: Api) -> None:
+    proxy = _through_proxy(client, api)
+    first = api.get("/content/sections/1", accept=media("Section"), headers=proxy)
     again = api.get(
-        "/content/sections/1", accept=media("Section"), headers={"If-None-Match": first.headers["etag"]}
+        "/content/sections/1",
+        accept=media("Section"),
+        headers={**proxy, "If-None-Match": first.headers["etag"]},
     )
     assert again.status_code == 304
     assert again.headers["cache-control"] == SHARED
@@ -63,6 +79,21 @@ def test_writes_errors_and_personal_routes_are_private(api: Api) -> None:
     me = api.get("/user/current", accept=media("User"))
     assert me.headers["cache-control"] == "private, no-store"
     assert "xkey" not in me.headers
+
+
+def test_a_logged_in_read_without_a_hash_is_private_and_an_anonymous_one_shared(
+    client: TestClient, api: Api
+) -> None:
+    """Without the hash flow a proxy would file the administrator's answer where anonymous readers look."""
+    folder = published_folder(api, "Read without a hash")
+    path = f"/content/objects/{folder['_id']}"
+    logged_in = api.get(path, accept=media("ContentInfo"))
+    assert logged_in.status_code == 200
+    assert logged_in.headers["cache-control"] == "private, no-store"
+    assert "xkey" not in logged_in.headers
+    anonymous = client.get("/api/ibexa/v2" + path, headers={"Accept": media("ContentInfo")})
+    assert anonymous.status_code == 200, anonymous.text
+    assert anonymous.headers["cache-control"] == SHARED
 
 
 def test_a_hash_that_is_not_the_callers_makes_the_answer_private(api: Api) -> None:

@@ -285,7 +285,7 @@ class RestApp:
             cache_headers(
                 reply.status, route.name, attempt.params, result,
                 lambda: CallerRights(self.services.permissions, user), headers.get(HASH_HEADER),
-                self.settings.http_cache_ttl, self.surrogate_key,
+                self.settings.http_cache_ttl, self.surrogate_key, anonymous=user.is_anonymous,
             )
             if shared
             else [("cache-control", PRIVATE)],

@@ -159,13 +159,20 @@ class CallerRights:
 def cache_headers(
     status: int, route_name: str | None, params: Mapping[str, Any], value: Any,
     rights: Callable[[], CallerRights], presented_hash: str | None, ttl: int, surrogate_key: bool = False,
+    *, anonymous: bool = True,
 ) -> list[tuple[str, str]]:  # fmt: skip
     """The Cache-Control, Vary and xkey headers of a ``GET``/``HEAD`` answer, and ``Surrogate-Key`` (the
-    same keys, for Fastly) when ``surrogate_key`` is on."""
+    same keys, for Fastly) when ``surrogate_key`` is on. A logged-in caller's answer is shared only under
+    the hash a proxy doing the hash flow presented, and only when it is the caller's: without one, a
+    proxy that keys answers by the hash alone (or one that does not do the flow at all) would file it
+    where anonymous readers look."""
     route_keys = ROUTE_KEYS.get(route_name or "")
     if route_keys is None or ttl <= 0 or status not in (200, 304):
         return [("cache-control", PRIVATE)]
-    if presented_hash is not None:  # through a proxy doing the hash flow: checked (costs no read otherwise)
+    if presented_hash is None:
+        if not anonymous:
+            return [("cache-control", PRIVATE)]
+    else:  # through a proxy doing the hash flow: checked (costs no read otherwise)
         caller = rights()
         if not caller.shareable or presented_hash != caller.hash:
             return [("cache-control", PRIVATE)]
