@@ -2,6 +2,8 @@
 
 Trashing a subtree is a fixed number of statements for any size: copy the locations whose content has no
 location outside the subtree, mark that content TRASHED, move main locations out, delete the range.
+Restoring an item brings that subtree back the same way: one INSERT ... SELECT from the trash rewrites the
+paths below the new parent.
 """
 
 from __future__ import annotations
