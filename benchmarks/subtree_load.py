@@ -11,6 +11,10 @@ within the hour) and the figures measured now.
 
     .venv/bin/python -m benchmarks.subtree_load [--size 10000] [--large-delete 33000]
         [--database sqlite --database postgresql] [--save now.json] [--baseline before.json]
+    .venv/bin/python -m benchmarks.subtree_load --show sqlite.json --show pg.json --baseline before.json
+
+The delete runs on the subtree the restore brought back: with code that restored only the top location
+(the saved baseline's), it deleted that one location.
 """
 
 from __future__ import annotations
@@ -180,6 +184,13 @@ def goal_text(name: str) -> str:
     return f"st as for 3, <= {SECONDS_GOAL:g} s"
 
 
+def load(path: Path) -> tuple[str, dict[str, dict[str, Measure]]]:
+    """When and what a ``--save`` wrote."""
+    saved = json.loads(path.read_text())
+    figures = {db: {op: Measure(**m) for op, m in ops.items()} for db, ops in saved["figures"].items()}
+    return saved["measured"], figures
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -190,9 +201,17 @@ def main() -> int:
     parser.add_argument("--postgres-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--save", type=Path, help="write the figures measured here to this JSON file")
     parser.add_argument("--baseline", type=Path, help="the figures of the code before, for the table")
+    parser.add_argument(
+        "--show", type=Path, action="append", help="print the table of figures saved before, run nothing"
+    )
     args = parser.parse_args()
     measured: dict[str, dict[str, Measure]] = {}
-    for backend in args.database or ["sqlite", "postgresql"]:
+    stamps = []
+    for saved_path in args.show or []:
+        saved = load(saved_path)
+        measured.update(saved[1])
+        stamps.append(saved[0])
+    for backend in [] if args.show else args.database or ["sqlite", "postgresql"]:
         print(f"{backend}: subtree of {args.size} locations", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             if backend == "sqlite":
@@ -201,15 +220,14 @@ def main() -> int:
             else:
                 with scratch_postgres(args.postgres_url, "pressroom_subtree") as url:
                     measured[backend] = Bench(url, Path(tmp)).run(args.size, args.large_delete)
-    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    stamp = ", ".join(stamps) or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     if args.save:
         figures = {db: {op: asdict(m) for op, m in ops.items()} for db, ops in measured.items()}
         args.save.write_text(json.dumps({"measured": stamp, "figures": figures}, indent=1))
     before: dict[str, dict[str, Measure]] = {}
     if args.baseline:
-        saved = json.loads(args.baseline.read_text())
-        print(f"\nbefore: {args.baseline} (measured {saved['measured']}); after: measured {stamp}")
-        before = {db: {op: Measure(**m) for op, m in ops.items()} for db, ops in saved["figures"].items()}
+        measured_at, before = load(args.baseline)
+        print(f"\nbefore: {args.baseline} (measured {measured_at}); after: measured {stamp}")
     print(f"\n{'database':10} {'goal':36} {'before':>28} {'after':>28}  met")
     for backend, operations in measured.items():
         for name, after in operations.items():
