@@ -59,6 +59,7 @@ wrk:
 bench: $(DEV) varnish wrk
 	$(BIN)/python -m benchmarks.content_load
 	$(BIN)/python -m benchmarks.tree_load
+	$(BIN)/python -m benchmarks.subtree_load --baseline benchmarks/subtree_baseline.json
 	$(BIN)/python -m benchmarks.varnish_load
 
 # Not part of `bench`: generating its 100,000 items takes minutes (benchmarks/search_load.py).

@@ -18,6 +18,7 @@ from tests.functional.tree_support import (
     small_tree,
     status_of,
 )
+from tests.functional.url_alias_support import alias, alias_refs
 from tests.helpers import EZ_PREFIX, PREFIX, Api, media, xml
 
 ITEM_KEYS = [
@@ -132,11 +133,39 @@ def test_restore_to_the_original_parent(api: Api, override: bool) -> None:
     back = location(api, tree["top"])
     assert back["ContentInfo"]["Content"]["status"] == "PUBLISHED"
     assert back["ContentInfo"]["Content"]["MainLocation"]["_href"] == response.headers["location"]
-    assert child_paths(api, tree["top"]) == []  # the children are trash items of their own
-    a_item = f"{PREFIX}/content/trash/{tree['a'].rsplit('/', 1)[1]}"
-    assert restore(api, a_item).headers["location"] == f"{PREFIX}/content/locations/{tree['a']}"
-    assert child_paths(api, tree["top"]) == [tree["a"]]
+    assert child_paths(api, tree["top"]) == [tree["a"], tree["b"]]  # the subtree came back with it
+    assert child_paths(api, tree["a"]) == [tree["a1"]]
     error_message(api.get(href, accept=media("TrashItem")), 404)
+    a_item = f"{PREFIX}/content/trash/{tree['a'].rsplit('/', 1)[1]}"
+    error_message(api.get(a_item, accept=media("TrashItem")), 404)
+
+
+def test_restore_brings_back_the_subtree_trashed_with_the_item(db_api: Api) -> None:
+    """On both databases: below a Destination, the subtree follows its top (paths, depths, aliases); a
+    location whose content lived on elsewhere did not go to the trash, so what lay below it stays there,
+    an item of its own."""
+    api = db_api
+    tree = small_tree(api, "Whole")
+    deep = folder_at(api, "Whole a1x", tree["a1"])
+    ids = {name: int(path.rsplit("/", 1)[1]) for name, path in {**tree, "a1x": deep}.items()}
+    b_content = location(api, tree["b"])["ContentInfo"]["Content"]["_id"]
+    below_b = folder_at(api, "Whole b1", tree["b"])
+    add_location(api, b_content, "1/43")
+    href = trash(api, tree["top"])
+    response = restore(api, href, "1/5")
+    assert response.status_code == 201, response.text
+    top = f"1/5/{ids['top']}"
+    a, a1 = f"{top}/{ids['a']}", f"{top}/{ids['a']}/{ids['a1']}"
+    assert child_paths(api, top) == [a]
+    assert child_paths(api, a1) == [f"{a1}/{ids['a1x']}"]
+    back = location(api, f"{a1}/{ids['a1x']}")
+    assert back["depth"] == 5 and back["ContentInfo"]["Content"]["status"] == "PUBLISHED"
+    assert back["ContentInfo"]["Content"]["MainLocation"]["_href"].endswith(f"/{a1}/{ids['a1x']}")
+    (alias_id,) = alias_refs(api, f"{a1}/{ids['a1x']}")
+    assert alias(api, alias_id)["path"].endswith("/Whole-top/Whole-a/Whole-a1/Whole-a1x")
+    left = trash_ids(api)
+    assert int(below_b.rsplit("/", 1)[1]) in left
+    assert not {ids["top"], ids["a"], ids["a1"], ids["a1x"]} & set(left)
 
 
 def test_restore_below_a_destination(api: Api) -> None:

@@ -3,16 +3,19 @@ whole path ranges, so a subtree of 10,000 locations costs the same number of sta
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks.tree_data import GrownTree, grow_tree
-from sqlalchemy import Engine, func, select, text
+from sqlalchemy import Engine, event, func, select, text
 
 from pressroom.domain.fieldtypes.base import FileStore
 from pressroom.domain.location import LocationUpdate
 from pressroom.domain.query import SectionId
 from pressroom.domain.user import User
+from pressroom.services.integrity import IntegrityService
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
 from pressroom.services.trash import TrashService
@@ -37,6 +40,11 @@ BIG = 10_000
 MOVE_STATEMENTS = 23
 DELETE_STATEMENTS = 12
 TRASH_STATEMENTS = 13
+# Hiding sets the flag of the top, finds the hidden locations of the subtree (in path order, the tops of
+# hidden ranges) and marks the ranges; revealing has no hidden range to mark below a visible parent.
+HIDE_STATEMENTS = 12
+REVEAL_STATEMENTS = 11
+SQLITE_DEFAULT_VARIABLES = 32_766  # SQLite's own limit on bound parameters (Debian's build: 250,000)
 
 
 def grow(engine: Engine, parent_path: str, count: int, fanout: int, **extra: object) -> GrownTree:
@@ -69,6 +77,13 @@ def file_store(tmp_path: Path) -> FileStore:
     return LocalFileStore(tmp_path / "files")
 
 
+def assert_intact(engine: Engine, files: FileStore) -> None:
+    """``pressroom check`` finds nothing wrong (paths, depths, parents, main locations, statuses...) but
+    what ``grow_tree`` leaves out on purpose: the grown folders have no field rows."""
+    report = IntegrityService(SqlStore(engine), files).check()
+    assert [p for p in report.problems if p.kind != "version-without-fields"] == []
+
+
 def services(engine: Engine, files: FileStore) -> tuple[LocationService, TrashService]:
     store = SqlStore(engine)
     permissions = Permissions(store)
@@ -96,6 +111,7 @@ def test_moving_10000_locations_is_a_fixed_number_of_statements(
     assert all(path.startswith(f"/1/43/{tree.root_id}/") for _, path, _, _ in after)
     assert [depth for _, _, depth, _ in after[:2]] == [2, 3]
     assert count(engine, locations, locations.c.path_string.like(f"/1/2/{tree.root_id}/%")) == 0
+    assert_intact(engine, file_store)
 
 
 def test_deleting_10000_locations_is_a_fixed_number_of_statements(
@@ -112,6 +128,45 @@ def test_deleting_10000_locations_is_a_fixed_number_of_statements(
     assert big_delete.count == small_delete.count == DELETE_STATEMENTS
     assert count(engine, content) == before - BIG - 3
     assert rows(engine, tree.root_path) == []
+    assert_intact(engine, file_store)
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_hiding_and_revealing_a_subtree_is_a_fixed_number_of_statements(
+    engine: Engine, file_store: FileStore, hidden: bool
+) -> None:
+    trees = [grow(engine, "/1/2/", size, fanout=5) for size in (3, 3, 300)]
+    service, _ = services(engine, file_store)
+    counts = []
+    for tree in trees:
+        path = tree.root_path.strip("/")
+        if not hidden:
+            service.update(ADMIN, path, LocationUpdate(hidden=True), None)
+        with StatementCounter() as counter:
+            service.update(ADMIN, path, LocationUpdate(hidden=hidden), None)
+        counts.append(counter.count)
+        assert {r[3] for r in rows(engine, tree.root_path)} == {hidden}
+    assert counts[1:] == [HIDE_STATEMENTS if hidden else REVEAL_STATEMENTS] * 2  # the first warms caches
+    assert_intact(engine, file_store)
+
+
+def test_deleting_more_items_than_sqlite_takes_parameters(sqlite_url: str, file_store: FileStore) -> None:
+    """A subtree of 33,000 items on SQLite's own build, which takes at most 32,766 parameters in a
+    statement: their ids go to the database as one parameter (emptying the trash deletes content alike)."""
+    engine = make_engine(sqlite_url)
+
+    @event.listens_for(engine, "connect")
+    def default_limit(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, SQLITE_DEFAULT_VARIABLES)
+
+    size = SQLITE_DEFAULT_VARIABLES + 234
+    tree = grow(engine, "/1/2/", size, fanout=100)
+    before = count(engine, content)
+    service, _ = services(engine, file_store)
+    service.delete(ADMIN, tree.root_path.strip("/"))
+    assert count(engine, content) == before - size
+    assert_intact(engine, file_store)
+    engine.dispose()
 
 
 def test_hiding_marks_the_subtree_invisible_until_no_hidden_ancestor_is_left(
@@ -153,6 +208,7 @@ def test_trashing_10000_locations_is_a_fixed_number_of_statements(
     tree = grow(engine, "/1/2/", BIG, fanout=100)
     small = grow(engine, "/1/2/", 3, fanout=2)
     _, bin_ = services(engine, file_store)
+    before = [r[:3] for r in rows(engine, small.root_path)]
     with StatementCounter() as small_trash:
         bin_.trash(ADMIN, small.root_path.strip("/"))
     with StatementCounter() as big_trash:
@@ -161,9 +217,13 @@ def test_trashing_10000_locations_is_a_fixed_number_of_statements(
     assert item is not None and item.location.id == tree.root_id
     assert count(engine, trash, trash.c.id.in_(tree.location_ids[:500])) == 500
     assert count(engine, content, content.c.status == 2) == BIG + 3
-    restored = bin_.restore(ADMIN, tree.root_id, None)
-    assert restored.path_string == tree.root_path
+    # Restoring regenerates the URL aliases of every location that comes back: the small subtree's.
+    restored = bin_.restore(ADMIN, small.root_id, None)
+    assert restored.path_string == small.root_path
     assert restored.content_info is not None and restored.content_info.status == "PUBLISHED"
+    assert [r[:3] for r in rows(engine, small.root_path)] == before  # the whole subtree, as it was
+    assert count(engine, trash) == count(engine, content, content.c.status == 2) == BIG
+    assert_intact(engine, file_store)
 
 
 def test_a_subtree_range_stops_at_siblings_whose_id_starts_the_same(

@@ -16,7 +16,7 @@ from pressroom.services.event_log import record, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
 from pressroom.services.permissions import Permissions
-from pressroom.services.url_alias_ops import refresh_location_aliases, remove_subtree_aliases
+from pressroom.services.url_alias_ops import refresh_aliases, remove_subtree_aliases
 from pressroom.storage.spi import Store, Tx
 
 
@@ -82,8 +82,9 @@ class TrashService:
             return self._item(tx, user, item_id)
 
     def restore(self, user: User, item_id: int, parent_path: str | None) -> Location:
-        """Put the item back below ``parent_path``, or its original parent when None. Forbidden when
-        that parent does not exist; the item keeps its id, and its remote id unless taken since."""
+        """Put the item back below ``parent_path``, or its original parent when None, with the subtree
+        trashed with it. Forbidden when that parent does not exist; the item keeps its id, and its remote
+        id unless taken since."""
         self.permissions.require(user, "content", "restore")
         with self.store.write("shared", caller=user.request) as tx:
             item = self._item(tx, user, item_id)
@@ -100,9 +101,11 @@ class TrashService:
             old = item.location
             remote_id = new_remote_id() if tx.locations.remote_id_taken(old.remote_id) else old.remote_id
             tx.trash.restore(item, parent, remote_id, invisible=parent.invisible or parent.hidden)
-            refresh_visibility(tx, [get_location(tx, old.id)])
-            refresh_location_aliases(tx, [old.id])
-            restored = self.locations.load_in(tx, user, get_location(tx, old.id).path)
+            top = get_location(tx, old.id)
+            refresh_visibility(tx, [top])
+            # The whole subtree came back without any alias (trashing dropped them): top down.
+            refresh_aliases(tx, tx.locations.subtree(top.path_string), {}, new=True)
+            restored = self.locations.load_in(tx, user, top.path)
             record_location(tx, "trash.restored", user.id, restored, trashItemId=item_id)
             return restored
 

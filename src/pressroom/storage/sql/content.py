@@ -60,6 +60,7 @@ from pressroom.storage.sql.caller import params as caller_params
 from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
+from pressroom.storage.sql.functions import in_values
 from pressroom.storage.sql.location import location_of
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.relation import DERIVED
@@ -614,15 +615,16 @@ class SqlContentGateway:
         """Remove items with their versions, fields, relations and pending locations (cascades). The
         items that relate to them lose those relations: their revision changes."""
         if content_ids:
-            ids = list(content_ids)
-            sources = select(relations.c.source_content_id).where(relations.c.destination_content_id.in_(ids))
+            sources = select(relations.c.source_content_id).where(
+                in_values(relations.c.destination_content_id, content_ids)
+            )
             self.c.execute(
                 update(content)
-                .where(content.c.id.in_(sources), content.c.id.not_in(ids))
+                .where(content.c.id.in_(sources), ~in_values(content.c.id, content_ids))
                 .values(revision=content.c.revision + 1)
             )
-            self._delete_fields(content_fields.c.content_id.in_(ids))
-            self.c.execute(delete(content).where(content.c.id.in_(ids)))
+            self._delete_fields(in_values(content_fields.c.content_id, content_ids))
+            self.c.execute(delete(content).where(in_values(content.c.id, content_ids)))
 
     # -- versions ------------------------------------------------------------------------------------
     def next_version_no(self, content_id: int) -> int:
@@ -802,7 +804,7 @@ class SqlContentGateway:
         wanted = set(file_ids)
         if not wanted:
             return set()
-        query = select(content_fields.c.file_id).where(content_fields.c.file_id.in_(sorted(wanted)))
+        query = select(content_fields.c.file_id).where(in_values(content_fields.c.file_id, wanted))
         return wanted - {file_id for (file_id,) in self.c.execute(query.distinct())}
 
     def file_owners(self, file_id: str) -> list[tuple[int, int]]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Boolean, String
+import orjson
+from sqlalchemy import Boolean, ColumnElement, Integer, String, bindparam
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql.functions import FunctionElement
 
@@ -77,3 +79,56 @@ def _bytewise_sqlite(element: bytewise, compiler: Any, **kw: Any) -> str:
 @compiles(bytewise, "postgresql")
 def _bytewise_postgresql(element: bytewise, compiler: Any, **kw: Any) -> str:
     return f'({compiler.process(next(iter(element.clauses)), **kw)}) COLLATE "C"'
+
+
+class in_json_array(FunctionElement[bool]):
+    """``in_json_array(column, document)``: ``column`` is one of the values (integers or strings) of a
+    JSON array kept as text. Bound as one parameter however many values it holds: SQLite takes at most
+    32,766 parameters in a statement (its own build; Debian's 250,000), which an ``IN`` list of the
+    content of a large subtree passes (``in_values``)."""
+
+    type = Boolean()
+    name = "in_json_array"
+    inherit_cache = True
+    _is_implicitly_boolean = True
+
+
+@compiles(in_json_array, "sqlite")
+def _in_json_array_sqlite(element: in_json_array, compiler: Any, **kw: Any) -> str:
+    column, document = (compiler.process(clause, **kw) for clause in element.clauses)
+    return f"{column} IN (SELECT json_value.value FROM json_each({document}) AS json_value)"  # noqa: S608
+
+
+@compiles(in_json_array, "postgresql")
+def _in_json_array_postgresql(element: in_json_array, compiler: Any, **kw: Any) -> str:
+    target = next(iter(element.clauses))
+    column, document = (compiler.process(clause, **kw) for clause in element.clauses)
+    value = "CAST(json_value AS bigint)" if isinstance(target.type, Integer) else "json_value"
+    return (
+        f"{column} IN (SELECT {value} "  # noqa: S608 - compiled clauses
+        f"FROM json_array_elements_text(CAST({document} AS json)) AS json_value)"
+    )
+
+
+def in_values(column: Any, values: Iterable[int] | Iterable[str]) -> ColumnElement[bool]:
+    """``column IN values`` for any number of values, in one bound parameter (``in_json_array``)."""
+    document = orjson.dumps(sorted(set(values))).decode()
+    return in_json_array(column, bindparam(None, document, type_=String, unique=True))
+
+
+class random_hex(FunctionElement[str]):
+    """``random_hex()``: 32 random hex digits, new for each row (a fresh remote id in a bulk INSERT)."""
+
+    type = String()
+    name = "random_hex"
+    inherit_cache = True
+
+
+@compiles(random_hex, "sqlite")
+def _random_hex_sqlite(element: random_hex, compiler: Any, **kw: Any) -> str:
+    return "lower(hex(randomblob(16)))"
+
+
+@compiles(random_hex, "postgresql")
+def _random_hex_postgresql(element: random_hex, compiler: Any, **kw: Any) -> str:
+    return "md5(random()::text || clock_timestamp()::text)"

@@ -7,6 +7,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from pressroom.domain.image_variation import StoredVariation
+from pressroom.storage.sql.functions import in_values
 from pressroom.storage.sql.schema import image_variations
 
 _GET = select(image_variations).where(
@@ -46,5 +47,7 @@ class SqlImageVariationGateway:
         """Drop what is known of the renditions of these originals; returns their file ids (RETURNING)."""
         if not original_file_ids:
             return []
-        query = delete(image_variations).where(image_variations.c.original_file_id.in_(original_file_ids))
+        query = delete(image_variations).where(
+            in_values(image_variations.c.original_file_id, original_file_ids)
+        )
         return [row.file_id for row in self.c.execute(query.returning(image_variations.c.file_id))]

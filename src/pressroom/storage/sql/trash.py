@@ -2,6 +2,8 @@
 
 Trashing a subtree is a fixed number of statements for any size: copy the locations whose content has no
 location outside the subtree, mark that content TRASHED, move main locations out, delete the range.
+Restoring an item brings that subtree back the same way: one INSERT ... SELECT from the trash rewrites the
+paths below the new parent.
 """
 
 from __future__ import annotations
@@ -10,16 +12,16 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, exists, func, insert, literal, select, update
+from sqlalchemy import Connection, and_, case, delete, exists, func, insert, literal, or_, select, update
 
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED, TRASHED
-from pressroom.domain.content_type import SORT_FIELDS, SORT_ORDERS
 from pressroom.domain.location import Location, TrashItem
 from pressroom.domain.read_scope import ReadScope, criterion
 from pressroom.storage.sql.content_type import dt, ts
 from pressroom.storage.sql.criteria import compile_criterion, prefix_range
-from pressroom.storage.sql.location import SqlLocationGateway, location_of, only_inside
-from pressroom.storage.sql.schema import content, locations, trash
+from pressroom.storage.sql.functions import random_hex
+from pressroom.storage.sql.location import SqlLocationGateway, in_subtrees, location_of, only_inside
+from pressroom.storage.sql.schema import content, locations, pending_locations, trash
 
 _COPIED = [
     "id", "parent_id", "content_id", "path_string", "depth", "priority", "hidden", "invisible",
@@ -73,31 +75,69 @@ class SqlTrashGateway:
         SqlLocationGateway(self.c).delete_subtrees(paths)
 
     def restore(self, item: TrashItem, parent: Location, remote_id: str, invisible: bool) -> None:
-        """Put the item back below ``parent`` under its old id; its content is published again and gets
-        it as main location when it has none."""
+        """Put the item back below ``parent`` under its old id, with the subtree that was trashed with it:
+        every item below it trashed at the same moment whose trashed parent comes back too (one whose
+        parent kept its content elsewhere, or was trashed apart, stays an item of its own). Paths follow
+        the new parent; a remote id taken since is replaced, the item's by ``remote_id``. Their content is
+        published again and gets a main location when it has none. Four statements for any subtree; the
+        caller refreshes visibility (all come back as ``invisible`` says)."""
         old = item.location
-        self.c.execute(
-            insert(locations).values(
-                id=old.id,
-                parent_id=parent.id,
-                content_id=old.content_id,
-                path_string=f"{parent.path_string}{old.id}/",
-                depth=parent.depth + 1,
-                priority=old.priority,
-                hidden=old.hidden,
-                invisible=invisible,
-                remote_id=remote_id,
-                sort_field=SORT_FIELDS[old.sort_field],
-                sort_order=SORT_ORDERS[old.sort_order],
-            )
+        trashed_with = and_(
+            prefix_range(trash.c.path_string, old.path_string), trash.c.trashed == ts(item.trashed)
         )
-        self.c.execute(delete(trash).where(trash.c.id == old.id))
+        above = trash.alias("trashed_parent")
+        cut_off = self.c.execute(
+            select(trash.c.path_string).where(
+                trashed_with,
+                trash.c.id != old.id,
+                ~exists(
+                    select(above.c.id).where(
+                        above.c.id == trash.c.parent_id, above.c.trashed == trash.c.trashed
+                    )
+                ),
+            )
+        ).scalars()
+        kept = list(cut_off)
+        back = and_(trashed_with, ~in_subtrees(trash.c.path_string, kept)) if kept else trashed_with
+        taken = or_(
+            exists(select(locations.c.id).where(locations.c.remote_id == trash.c.remote_id)),
+            exists(select(pending_locations.c.id).where(pending_locations.c.remote_id == trash.c.remote_id)),
+        )
+        is_top = trash.c.id == old.id
+        new_path = f"{parent.path_string}{old.id}/"
+        columns = {
+            "id": trash.c.id,
+            "parent_id": case((is_top, parent.id), else_=trash.c.parent_id),
+            "content_id": trash.c.content_id,
+            "path_string": literal(new_path) + func.substr(trash.c.path_string, len(old.path_string) + 1),
+            "depth": trash.c.depth + (parent.depth + 1 - old.depth),
+            "priority": trash.c.priority,
+            "hidden": trash.c.hidden,
+            "invisible": literal(invisible),
+            "remote_id": case((is_top, remote_id), (taken, random_hex()), else_=trash.c.remote_id),
+            "sort_field": trash.c.sort_field,
+            "sort_order": trash.c.sort_order,
+        }
+        self.c.execute(insert(locations).from_select(list(columns), select(*columns.values()).where(back)))
+        restored = select(locations.c.id).where(prefix_range(locations.c.path_string, new_path))
+        self.c.execute(delete(trash).where(trash.c.id.in_(restored)))
+        place = locations.alias("placed")
+        first_placed = (
+            select(func.min(place.c.id))
+            .where(place.c.content_id == content.c.id, prefix_range(place.c.path_string, new_path))
+            .scalar_subquery()
+        )
         self.c.execute(
             update(content)
-            .where(content.c.id == old.content_id)
+            .where(
+                content.c.status == CONTENT_STATUS_CODES[TRASHED],
+                content.c.id.in_(
+                    select(locations.c.content_id).where(prefix_range(locations.c.path_string, new_path))
+                ),
+            )
             .values(
                 status=CONTENT_STATUS_CODES[PUBLISHED],
-                main_location_id=func.coalesce(content.c.main_location_id, old.id),
+                main_location_id=func.coalesce(content.c.main_location_id, first_placed),
                 revision=content.c.revision + 1,
             )
         )

@@ -12,6 +12,7 @@ from pressroom.domain.location import Location
 from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import Account, Session, User
 from pressroom.storage.sql.engine import upsert
+from pressroom.storage.sql.functions import in_values
 from pressroom.storage.sql.location import _query as location_query
 from pressroom.storage.sql.location import location_of as row_to_location
 from pressroom.storage.sql.schema import (
@@ -100,7 +101,7 @@ class SqlUserGateway:
 
     def delete(self, content_ids: Sequence[int]) -> None:
         if content_ids:
-            self.c.execute(delete(users).where(users.c.content_id.in_(list(content_ids))))
+            self.c.execute(delete(users).where(in_values(users.c.content_id, content_ids)))
 
     def set_password_hash(self, user_id: int, password_hash: str) -> None:
         self.c.execute(update(users).where(users.c.content_id == user_id).values(password_hash=password_hash))
