@@ -48,6 +48,9 @@ class DeclaredQuery:
 
 
 class RestRequest:
+    """The request being served: what the route matched, who calls, and the body once read (the same
+    object serves it again when a cached caller turns out stale)."""
+
     __slots__ = (
         "accept_name",
         "body",
@@ -76,7 +79,6 @@ class RestRequest:
         params: dict[str, Any],
         query: QueryParams,
         headers: Headers,
-        body: bytes,
         out: Out,
         accept_name: str,
         services: Services,
@@ -93,7 +95,7 @@ class RestRequest:
         self.params = params
         self.query = DeclaredQuery(query, route)
         self.headers = headers
-        self.body = body
+        self.body: bytes | None = None  # read once the caller is known (its limit depends on who calls)
         self.out = out
         self.accept_name = accept_name
         self.services = services
@@ -104,6 +106,12 @@ class RestRequest:
         self.client = client  # the client's address (behind a trusted proxy: X-Forwarded-For), for throttling
         # PRESSROOM_COOKIE_SECURE, or the client used HTTPS (the scheme, or a trusted X-Forwarded-Proto)
         self.secure_cookies = secure_cookies
+
+    def serve_as(self, user: User, session: Session | None, cookie_name: str) -> None:
+        """Serve the request again as another caller (a cached caller was stale); the body read stays."""
+        self.user = user
+        self.session = session
+        self.cookie_name = cookie_name
 
     def input(self, *names: str) -> Node:
         """Decode the body as one of the named input media types (415 for any other type)."""
@@ -118,7 +126,7 @@ class RestRequest:
             raise UnsupportedMediaType(
                 f"Content-Type '{header}' is not accepted here; expected {self.out.media(names[0])}"
             )
-        root, data = decode(self.body, media.format)
+        root, data = decode(self.body or b"", media.format)
         return Node(data, media.name or root)
 
     def url(self, route: str, **params: Any) -> str:
