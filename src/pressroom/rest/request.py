@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, overload
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from starlette.datastructures import Headers, QueryParams
 
 from pressroom.config import Settings
-from pressroom.domain.errors import BadRequest, UnsupportedMediaType
+from pressroom.domain.errors import BadRequest
 from pressroom.domain.integers import check_range, parse_int
 from pressroom.domain.user import Session, User
-from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
-from pressroom.rest.media import parse_media_type
+from pressroom.rest.input.registry import Parser, Refs, parser_of, read_input
 from pressroom.rest.output.visitor import Out
 from pressroom.rest.routing import Route
 from pressroom.services.container import Services
+
+T = TypeVar("T")
 
 
 class Undeclared(Exception):
@@ -52,6 +54,7 @@ class RestRequest:
     object serves it again when a cached caller turns out stale)."""
 
     __slots__ = (
+        "_input",
         "accept_name",
         "body",
         "client",
@@ -96,6 +99,7 @@ class RestRequest:
         self.query = DeclaredQuery(query, route)
         self.headers = headers
         self.body: bytes | None = None  # read once the caller is known (its limit depends on who calls)
+        self._input: tuple[Parser, Any] | None = None  # the body decoded and parsed, once
         self.out = out
         self.accept_name = accept_name
         self.services = services
@@ -113,27 +117,26 @@ class RestRequest:
         self.session = session
         self.cookie_name = cookie_name
 
-    def input(self, *names: str) -> Node:
-        """Decode the body as one of the named input media types (415 for any other type)."""
-        for name in names:
-            if name not in self.route.accepts:
-                raise Undeclared(f"route {self.route.name} reads the undeclared input {name}")
-        header = self.headers.get("content-type")
-        if not header:
-            raise BadRequest("Missing Content-Type header; expected " + self.out.media(names[0]))
-        media = parse_media_type(header)
-        if media is None or (media.name and media.name not in names):
-            raise UnsupportedMediaType(
-                f"Content-Type '{header}' is not accepted here; expected {self.out.media(names[0])}"
+    def input(self, parser: Callable[[Node, Refs], T]) -> T:
+        """The body, decoded as the input type the route declares and parsed by its registered parser
+        (rest/input/registry.py): ``parser`` names the one the handler expects."""
+        if not any(parser_of(name) is parser for name in self.route.accepts):
+            raise Undeclared(f"route {self.route.name} reads an undeclared input with {parser.__name__}")
+        if self._input is None:
+            content_type = self.headers.get("content-type")
+            self._input = read_input(
+                self.body or b"", content_type, self.route.accepts, self.out.media, self.out.router
             )
-        root, data = decode(self.body or b"", media.format)
-        return Node(data, media.name or root)
+        used, value = self._input
+        if used is not parser:
+            raise Undeclared(f"route {self.route.name} reads its input with {parser.__name__}")
+        return value  # type: ignore[no-any-return]
 
     def url(self, route: str, **params: Any) -> str:
         return self.out.url(route, **params)
 
     def parse_href(self, href: str, *routes: str, what: str = "href") -> dict[str, Any]:
-        return self.out.router.parse_href(href, *routes, what=what)[1]
+        return Refs(self.out.router).parse_href(href, *routes, what=what)
 
     @property
     def if_match(self) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.language import Language
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.basics import CountryList, LanguageList, Root, SectionList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -21,7 +22,7 @@ def list_sections(req: RestRequest) -> SectionList:
 
 
 def _section_input(req: RestRequest) -> tuple[str, str]:
-    node = req.input("SectionInput")
+    node = req.input(plain)
     return node.string("identifier"), node.string("name")
 
 
@@ -36,7 +37,7 @@ def load_section(req: RestRequest, sectionId: int) -> Section:
 
 
 def update_section(req: RestRequest, sectionId: int) -> Section:
-    node = req.input("SectionInput")
+    node = req.input(plain)
     struct = SectionUpdate(node.opt_string("identifier"), node.opt_string("name"))
     return req.services.sections.update(req.user, sectionId, struct, req.if_match)
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from pressroom.domain.content_type import DRAFT, ContentType, ContentTypeGroup
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.input.content_type_query import parse_content_type_view
-from pressroom.rest.input.content_types import parse_content_type, parse_field_definition
+from pressroom.rest.input.content_types import (
+    parse_content_type_create,
+    parse_content_type_update,
+    parse_field_definition,
+)
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.content_types import (
     ContentTypeGroupList,
     ContentTypeGroupRefList,
@@ -41,7 +46,7 @@ def list_groups(req: RestRequest) -> ContentTypeGroupList | Redirect:
 
 
 def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
-    identifier = req.input("ContentTypeGroupInput").string("identifier")
+    identifier = req.input(plain).string("identifier")
     group = req.services.content_type_groups.create(req.user, identifier)
     return Created(req.url("content_type_group.load", groupId=group.id), group)
 
@@ -51,7 +56,7 @@ def load_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
 
 
 def update_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
-    identifier = req.input("ContentTypeGroupInput").opt_string("identifier")
+    identifier = req.input(plain).opt_string("identifier")
     return req.services.content_type_groups.update(req.user, groupId, identifier, req.if_match)
 
 
@@ -65,7 +70,7 @@ def list_group_types(req: RestRequest, groupId: int) -> ContentTypeList | Conten
 
 
 def create_type(req: RestRequest, groupId: int) -> Created[ContentType]:
-    struct = parse_content_type(req.input("ContentTypeCreate"), create=True)
+    struct = req.input(parse_content_type_create)
     publish = req.query.get("publish", "false").strip().lower()
     if publish not in ("true", "false", "1", "0"):
         raise BadRequest(f"Query parameter 'publish' must be true or false, got '{publish}'")
@@ -96,7 +101,7 @@ def list_types(req: RestRequest) -> ContentTypeList | ContentTypeInfoList:
 
 def view_types(req: RestRequest) -> ContentTypeList:
     """``POST /content/types/view``: the types a ContentTypeViewInput selects, in full."""
-    query = parse_content_type_view(req.input("ContentTypeViewInput"))
+    query = req.input(parse_content_type_view)
     return ContentTypeList(req.services.content_types.find(query), req.path)
 
 
@@ -110,7 +115,7 @@ def copy_type(req: RestRequest, typeId: int) -> Created[None]:
 
 
 def create_draft(req: RestRequest, typeId: int) -> Created[ContentType | ContentTypeInfo]:
-    struct = parse_content_type(req.input("ContentTypeUpdate"), create=False)
+    struct = req.input(parse_content_type_update)
     draft = req.services.content_types.create_draft(req.user, typeId, struct)
     return Created(req.url("content_type.draft", typeId=typeId), _draft(req, draft))
 
@@ -125,7 +130,7 @@ def load_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
 
 
 def update_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
-    struct = parse_content_type(req.input("ContentTypeUpdate"), create=False)
+    struct = req.input(parse_content_type_update)
     return _draft(req, req.services.content_types.update_draft(req.user, typeId, struct, req.if_match))
 
 
@@ -182,7 +187,7 @@ def list_draft_field_definitions(req: RestRequest, typeId: int) -> FieldDefiniti
 
 
 def create_draft_field_definition(req: RestRequest, typeId: int) -> Created[FieldDefinitionView]:
-    struct = parse_field_definition(req.input("FieldDefinitionCreate"))
+    struct = req.input(parse_field_definition)
     draft, definition = req.services.field_definitions.add(req.user, typeId, struct)
     location = req.url("field_definition.draft_load", typeId=typeId, fieldDefinitionId=definition.id)
     return Created(location, FieldDefinitionView(draft.id, draft.status, definition))
@@ -196,7 +201,7 @@ def load_draft_field_definition(req: RestRequest, typeId: int, fieldDefinitionId
 def update_draft_field_definition(
     req: RestRequest, typeId: int, fieldDefinitionId: int
 ) -> FieldDefinitionView:
-    struct = parse_field_definition(req.input("FieldDefinitionUpdate"))
+    struct = req.input(parse_field_definition)
     draft, definition = req.services.field_definitions.update(
         req.user, typeId, fieldDefinitionId, struct, req.if_match
     )

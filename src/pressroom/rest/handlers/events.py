@@ -12,6 +12,7 @@ import orjson
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.event import Delivery, Event, Webhook, WebhookInput
 from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.events import DeliveryList, NewWebhook, WebhookList, WebhookTest
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, RawBody, Stream
@@ -43,7 +44,7 @@ def read_feed(req: RestRequest) -> RawBody | Stream:
 
 
 def _webhook_input(req: RestRequest) -> WebhookInput:
-    node = req.input("WebhookInput")
+    node = req.input(plain)
     types = None
     if node.has("eventTypes"):
         raw = node.raw("eventTypes")

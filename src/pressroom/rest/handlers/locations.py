@@ -64,7 +64,7 @@ def load_location(req: RestRequest, path: str) -> Location:
 
 
 def update_location(req: RestRequest, path: str) -> Location:
-    struct = parse_location_update(req)
+    struct = req.input(parse_location_update)
     return write_at(req, path, lambda at: req.services.locations.update(req.user, at, struct, req.if_match))
 
 
@@ -86,7 +86,7 @@ def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObje
 def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
     """MOVE below the Destination location (201), or to the trash: 201 with the trash item, or 204 when
     the content kept another location and no item was made."""
-    found = destination(req, "location.load", TRASH)
+    found = destination(req.headers.get("destination"), req.out.router, "location.load", TRASH)
     if found is None:
         raise BadRequest("The Destination header is missing; it must be a location href or the trash")
     name, target = found
@@ -100,13 +100,13 @@ def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
 
 
 def copy_location(req: RestRequest, path: str) -> Created[None]:
-    target = location_destination(req)
+    target = location_destination(req.headers.get("destination"), req.out.router)
     copy = write_at(req, path, lambda at: req.services.locations.copy(req.user, at, target))
     return Created(req.url("location.load", path=copy.path))
 
 
 def swap_location(req: RestRequest, path: str) -> NoContent:
-    other = location_destination(req)
+    other = location_destination(req.headers.get("destination"), req.out.router)
     write_at(req, path, lambda at: req.services.locations.swap(req.user, at, other))
     return NoContent()
 
@@ -122,6 +122,6 @@ def list_content_locations(req: RestRequest, contentId: int) -> LocationRefList:
 
 
 def create_content_location(req: RestRequest, contentId: int) -> Created[Location]:
-    struct = parse_location_create(req, req.input("LocationCreate"))
+    struct = req.input(parse_location_create)
     location = req.services.locations.create(req.user, contentId, struct)
     return Created(req.url("location.load", path=location.path), location)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.role import Assignee, Role
 from pressroom.rest.handlers.locations import write_at
+from pressroom.rest.input.registry import plain
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
 from pressroom.rest.output.roles import (
     PolicyList,
@@ -17,7 +18,7 @@ from pressroom.rest.responses import Created, NoContent
 
 
 def _identifier(req: RestRequest) -> str | None:
-    return req.input("RoleInput").opt_string("identifier")
+    return req.input(plain).opt_string("identifier")
 
 
 # -- roles -----------------------------------------------------------------------------------------------
@@ -30,7 +31,7 @@ def list_roles(req: RestRequest) -> RoleList:
 
 
 def create_role(req: RestRequest) -> Created[Role]:
-    identifier = req.input("RoleInput").string("identifier")
+    identifier = req.input(plain).string("identifier")
     # The reference publishes unless ``publish`` is present and not "true".
     publish = req.query.get("publish", "true").strip().lower() in ("true", "1")
     role = req.services.roles.create(req.user, identifier, publish=publish)
@@ -80,7 +81,7 @@ def list_policies(req: RestRequest, roleId: int) -> PolicyList:
 
 
 def add_policy(req: RestRequest, roleId: int) -> Created[PolicyView]:
-    struct = parse_policy_create(req.input("PolicyCreate"))
+    struct = req.input(parse_policy_create)
     role, policy = req.services.roles.add_policy(req.user, roleId, struct)
     location = req.url("policy.load", roleId=role.id, policyId=policy.id)
     return Created(location, PolicyView(policy, role.is_draft))
@@ -92,7 +93,7 @@ def load_policy(req: RestRequest, roleId: int, policyId: int) -> PolicyView:
 
 
 def update_policy(req: RestRequest, roleId: int, policyId: int) -> PolicyView:
-    limitations = parse_policy_update(req.input("PolicyUpdate"))
+    limitations = req.input(parse_policy_update)
     role, policy = req.services.roles.update_policy(req.user, roleId, policyId, limitations, req.path)
     return PolicyView(policy, role.is_draft)
 
@@ -119,7 +120,7 @@ def _list(req: RestRequest, assignee: Assignee) -> RoleAssignmentList:
 
 
 def _assign(req: RestRequest, assignee: Assignee) -> RoleAssignmentList:
-    role_id, limitation = parse_role_assign(req.input("RoleAssignInput"), req.out.router)
+    role_id, limitation = req.input(parse_role_assign)
     assignments = req.services.role_assignments.assign(req.user, assignee, role_id, limitation)
     return RoleAssignmentList(assignments, assignee)
 

@@ -23,7 +23,7 @@ def load_trash_item(req: RestRequest, trashItemId: int) -> TrashItem:
 
 def restore_trash_item(req: RestRequest, trashItemId: int) -> Created[None]:
     """MOVE: back below the Destination location, or the original parent without one."""
-    found = destination(req, "location.load")
+    found = destination(req.headers.get("destination"), req.out.router, "location.load")
     restored = req.services.trash.restore(req.user, trashItemId, found[1] if found else None)
     return Created(req.url("location.load", path=restored.path))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.url_alias import UrlAlias, UrlAliasCreate, UrlWildcard, UrlWildcardCreate
 from pressroom.rest.input.content import location_id_of
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.url_alias import UrlAliasRefList, UrlWildcardList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -21,7 +22,7 @@ def list_global_aliases(req: RestRequest) -> UrlAliasRefList:
 
 
 def _alias_create(req: RestRequest) -> UrlAliasCreate:
-    node = req.input("UrlAliasCreate")
+    node = req.input(plain)
     kind = node.string("_type")
     location_id = resource = None
     if kind == "LOCATION":
@@ -57,7 +58,7 @@ def list_wildcards(req: RestRequest) -> UrlWildcardList:
 
 
 def create_wildcard(req: RestRequest) -> Created[UrlWildcard]:
-    node = req.input("UrlWildcardCreate")
+    node = req.input(plain)
     struct = UrlWildcardCreate(
         node.string("sourceUrl"), node.string("destinationUrl"), node.boolean("forward")
     )

@@ -50,11 +50,11 @@ def _created(req: RestRequest, group: UserGroup) -> Created[UserGroup]:
 
 
 def create_root_subgroup(req: RestRequest) -> Created[UserGroup]:
-    return _created(req, req.services.user_groups.create(req.user, None, parse_user_group_create(req)))
+    return _created(req, req.services.user_groups.create(req.user, None, req.input(parse_user_group_create)))
 
 
 def create_subgroup(req: RestRequest, path: str) -> Created[UserGroup]:
-    struct = parse_user_group_create(req)
+    struct = req.input(parse_user_group_create)
     return _created(
         req, write_at(req, path, lambda at: req.services.user_groups.create(req.user, at, struct))
     )
@@ -65,13 +65,13 @@ def load_group(req: RestRequest, path: str) -> UserGroup:
 
 
 def update_group(req: RestRequest, path: str) -> UserGroup:
-    struct = parse_user_group_update(req)
+    struct = req.input(parse_user_group_update)
     return write_at(req, path, lambda at: req.services.user_groups.update(req.user, at, struct, req.if_match))
 
 
 def move_group(req: RestRequest, path: str) -> Created[None]:
     """MOVE below the group the ``Destination`` header names: 201 with the group's new href."""
-    found = destination(req, "user_group.load")
+    found = destination(req.headers.get("destination"), req.out.router, "user_group.load")
     if found is None:
         raise BadRequest("The Destination header is missing; it must be a user group href")
     moved = write_at(req, path, lambda at: req.services.user_groups.move(req.user, at, found[1]))
@@ -92,6 +92,6 @@ def list_users(req: RestRequest, path: str) -> UserList | UserRefList:
 
 
 def create_user(req: RestRequest, path: str) -> Created[UserContent]:
-    struct = parse_user_create(req)
+    struct = req.input(parse_user_create)
     user = write_at(req, path, lambda at: req.services.users.create(req.user, at, struct))
     return Created(req.url("user.load", userId=user.account.id), user)

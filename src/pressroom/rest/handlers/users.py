@@ -54,7 +54,7 @@ def load_user(req: RestRequest, userId: int) -> UserContent:
 
 
 def update_user(req: RestRequest, userId: int) -> UserContent:
-    return req.services.users.update(req.user, userId, parse_user_update(req), req.if_match)
+    return req.services.users.update(req.user, userId, req.input(parse_user_update), req.if_match)
 
 
 def delete_user(req: RestRequest, userId: int) -> NoContent:
