@@ -20,6 +20,7 @@ from pressroom.rest.output.content_types import (
     FieldDefinitionList,
     FieldDefinitionView,
 )
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
 
@@ -27,8 +28,8 @@ from pressroom.rest.responses import Created, NoContent, Redirect
 def _types(req: RestRequest, content_types: list[ContentType]) -> ContentTypeList | ContentTypeInfoList:
     """ContentTypeInfoList, unless Accept names ContentTypeList."""
     if req.wants("ContentTypeList"):
-        return ContentTypeList(content_types, req.path)
-    return ContentTypeInfoList(content_types, req.path)
+        return ContentTypeList("ContentTypeList", req.out.href(req.path), content_types)
+    return ContentTypeInfoList("ContentTypeInfoList", req.out.href(req.path), content_types)
 
 
 def _draft(req: RestRequest, draft: ContentType) -> ContentType | ContentTypeInfo:
@@ -42,7 +43,9 @@ def list_groups(req: RestRequest) -> ContentTypeGroupList | Redirect:
     if identifier is not None:
         group = req.services.content_type_groups.by_identifier(identifier)
         return Redirect(req.url("content_type_group.load", groupId=group.id))
-    return ContentTypeGroupList(req.services.content_type_groups.list())
+    return ItemList(
+        "ContentTypeGroupList", req.url("content_type_group.list"), req.services.content_type_groups.list()
+    )
 
 
 def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
@@ -102,7 +105,7 @@ def list_types(req: RestRequest) -> ContentTypeList | ContentTypeInfoList:
 def view_types(req: RestRequest) -> ContentTypeList:
     """``POST /content/types/view``: the types a ContentTypeViewInput selects, in full."""
     query = req.input(parse_content_type_view)
-    return ContentTypeList(req.services.content_types.find(query), req.path)
+    return ItemList("ContentTypeList", req.out.href(req.path), req.services.content_types.find(query))
 
 
 def load_type(req: RestRequest, typeId: int) -> ContentType:

@@ -11,6 +11,7 @@ from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.rest.input.content import parse_location_create
 from pressroom.rest.input.location import TRASH, destination, location_destination, parse_location_update
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.location import LocationObjects, LocationRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
@@ -79,8 +80,8 @@ def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObje
     )
     href = req.url("location.children", path=page.parent.path)
     if whole:
-        return LocationObjects(href, page.locations)
-    return LocationRefList(href, page.locations)
+        return LocationObjects("Locations", href, page.locations)
+    return LocationRefList("LocationList", href, page.locations)
 
 
 def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
@@ -118,7 +119,7 @@ def delete_location(req: RestRequest, path: str) -> NoContent:
 
 def list_content_locations(req: RestRequest, contentId: int) -> LocationRefList:
     locations = req.services.locations.of_content(req.user, contentId)
-    return LocationRefList(req.url("content.locations", contentId=contentId), locations)
+    return ItemList("LocationList", req.url("content.locations", contentId=contentId), locations)
 
 
 def create_content_location(req: RestRequest, contentId: int) -> Created[Location]:

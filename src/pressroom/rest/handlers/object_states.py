@@ -5,6 +5,7 @@ from __future__ import annotations
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.rest.input.node import Node
 from pressroom.rest.input.registry import plain
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.object_states import ContentObjectStates, ObjectStateGroupList, ObjectStateList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -21,7 +22,8 @@ def _parse(node: Node) -> ObjectStateInput:
 
 
 def list_groups(req: RestRequest) -> ObjectStateGroupList:
-    return ObjectStateGroupList(req.services.object_states.list_groups())
+    groups = req.services.object_states.list_groups()
+    return ItemList("ObjectStateGroupList", req.url("object_state_group.list"), groups)
 
 
 def create_group(req: RestRequest) -> Created[ObjectStateGroup]:
@@ -45,7 +47,8 @@ def delete_group(req: RestRequest, groupId: int) -> NoContent:
 
 
 def list_states(req: RestRequest, groupId: int) -> ObjectStateList:
-    return ObjectStateList(groupId, req.services.object_states.list_states(groupId))
+    states = req.services.object_states.list_states(groupId)
+    return ItemList("ObjectStateList", req.url("object_state.list", groupId=groupId), states)
 
 
 def create_state(req: RestRequest, groupId: int) -> Created[ObjectState]:

@@ -6,6 +6,7 @@ from pressroom.domain.role import Assignee, Role
 from pressroom.rest.handlers.locations import write_at
 from pressroom.rest.input.registry import plain
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.roles import (
     PolicyList,
     PolicyView,
@@ -27,7 +28,7 @@ def list_roles(req: RestRequest) -> RoleList:
     limit = req.query_int("limit", -1)
     offset = req.query_int("offset", 0)
     roles = req.services.roles.list(req.user, identifier, offset, None if limit < 0 else limit)
-    return RoleList(roles)
+    return ItemList("RoleList", req.url("role.list"), roles)
 
 
 def create_role(req: RestRequest) -> Created[Role]:
@@ -77,7 +78,7 @@ def delete_role_draft(req: RestRequest, roleId: int) -> NoContent:
 
 # -- policies --------------------------------------------------------------------------------------------
 def list_policies(req: RestRequest, roleId: int) -> PolicyList:
-    return PolicyList(req.services.roles.policies(req.user, roleId), req.path)
+    return ItemList("PolicyList", req.out.href(req.path), req.services.roles.policies(req.user, roleId))
 
 
 def add_policy(req: RestRequest, roleId: int) -> Created[PolicyView]:
@@ -111,7 +112,8 @@ def delete_policies(req: RestRequest, roleId: int) -> NoContent:
 def policies_of_user(req: RestRequest) -> PolicyList:
     # Without userId the reference looks up user 0: 404.
     user_id = req.query_int("userId", 0)
-    return PolicyList(req.services.role_assignments.policies_of_user(req.user, user_id), req.path)
+    policies = req.services.role_assignments.policies_of_user(req.user, user_id)
+    return ItemList("PolicyList", req.out.href(req.path), policies)
 
 
 # -- role assignments --------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pressroom.rest.handlers.locations import write_at
 from pressroom.rest.handlers.users import listed_here, page, user_list
 from pressroom.rest.input.location import destination
 from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.users import UserGroupList, UserGroupRefList, UserList, UserRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
@@ -20,7 +21,9 @@ from pressroom.services.user_content import ROOT_USER_GROUP_PATH
 def _group_list(req: RestRequest, groups: list[Location]) -> UserGroupList | UserGroupRefList:
     """Full groups when Accept asks for UserGroupList, references otherwise."""
     if req.wants("UserGroupList"):
-        return UserGroupList(listed_here(req), req.services.user_groups.load_many(req.user, groups))
+        return ItemList(
+            "UserGroupList", listed_here(req), req.services.user_groups.load_many(req.user, groups)
+        )
     return UserGroupRefList(listed_here(req), groups)
 
 
