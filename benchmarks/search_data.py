@@ -27,7 +27,7 @@ from pressroom.domain.user import User
 from pressroom.services.content_type import ContentTypeService
 from pressroom.services.permissions import Permissions
 from pressroom.storage.sql import schema
-from pressroom.storage.sql.content import FIELD_SEQUENCE
+from pressroom.storage.sql.content import FIELD_SEQUENCE, refresh_name_keys
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.install import reset_sequences
 from pressroom.storage.sql.search_index import SqlSearchIndexGateway
@@ -286,6 +286,7 @@ def generate(
         for _ in range(archive_children):
             writer.add(_Node(archive, f"/1/2/{archive}/", 3, rng.choice(leaf_types)))
         writer.flush()
+        refresh_name_keys(connection)
         if connection.dialect.name == "postgresql":
             reset_sequences(connection)
         repository.items = writer.count
