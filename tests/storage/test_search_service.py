@@ -146,13 +146,13 @@ def test_statements_per_search_do_not_grow_with_the_page(repo: Repo) -> None:
     def located(ids: tuple[int, ...]) -> None:
         repo.search.find_locations(ADMIN, SearchQuery(filter=q.ContentId(ids), limit=len(ids)))
 
-    # grants, page (with the count of matches), infos, versions, fields, relations: the same for 2 hits or 8.
-    assert statements(lambda: content(tuple(related[:2]))) == statements(lambda: content(tuple(related))) == 6
-    # grants, page (with the count), locations, infos, versions, fields, relations.
-    assert statements(lambda: located(tuple(related[:2]))) == statements(lambda: located(tuple(related))) == 7
-    # A page that is not full is as many.
+    # grants, page, count, infos, versions, fields, relations: the same for 2 hits or 8.
+    assert statements(lambda: content(tuple(related[:2]))) == statements(lambda: content(tuple(related))) == 7
+    # grants, page, count, locations, infos, versions, fields, relations.
+    assert statements(lambda: located(tuple(related[:2]))) == statements(lambda: located(tuple(related))) == 8
+    # A page that is not full tells the total: no count statement.
     assert statements(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 6
-    # A page past the end finds no row to count: grants, page, count, and nothing to load.
+    # A page past the end: grants, page, count, and nothing to load.
     beyond = SearchQuery(filter=q.ContentId(tuple(related)), offset=8, limit=4)
     assert statements(lambda: repo.search.find_content(ADMIN, beyond)) == 3
     assert repo.search.find_content(ADMIN, beyond).total_count == 8

@@ -2,8 +2,8 @@
 
 One read transaction per search: the caller's read criterion ANDed with the query's filter and query
 criteria (and its language filter) is compiled once (``SearchScope``); one statement finds the page of
-ids with the number of matches (a count of its own only when no page is asked for, or one past the
-end), aggregations run over the same scope, and the page's items are loaded in batch (no statement per hit).
+ids, one counts the matches (left out when the page itself tells the total), aggregations run over the
+same scope, and the page's items are loaded in batch (no statement per hit).
 
 Choices where the reference leaves room: the virtual root (location 1, without content) is never a hit;
 an item is visible when it is not hidden and has at least one visible location; without sort clauses
@@ -111,8 +111,10 @@ class SearchService:
         )
         _Resolver(tx, user).check_sort(query.sort)
         scope = tx.search.scope(criterion, locations=locations)
-        ids, total = scope.page(query.sort, query.offset, query.limit) if query.limit else ([], None)
-        if total is None:  # no page asked for, or one past the end
+        ids = scope.page(query.sort, query.offset, query.limit) if query.limit else []
+        if query.limit and len(ids) < query.limit and (ids or not query.offset):
+            total = query.offset + len(ids)  # a page that is not full tells the total
+        else:
             total = scope.count()
         return scope, ids, total
 

@@ -484,9 +484,8 @@ class TrashGateway(Protocol):
 class SearchScope(Protocol):
     """What one search matches (its criterion compiled once): published items or their locations."""
 
-    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> tuple[list[int], int | None]:
-        """The ids (location ids in a location search) of one page, in ``sort`` order, ties by id, and
-        the number of matches (None when the page is past the end: then ``count`` tells it)."""
+    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
+        """The ids (location ids in a location search) of one page, in ``sort`` order, ties by id."""
         ...
 
     def count(self) -> int: ...

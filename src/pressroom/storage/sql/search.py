@@ -1,9 +1,8 @@
 """Searches over published content items or their locations, in SQL.
 
 A search compiles its criterion (what the caller asked for, ANDed with what the caller may read) once
-into a condition (``SqlSearchScope.condition``); the page of ids with the count of matches, and the
-aggregations, are each one statement over that same condition (a count alone when no page is asked for
-or the page lies past the end). Loading the page's items is the caller's, in batch.
+into a condition (``SqlSearchScope.condition``); the page of ids, the count and the aggregations are
+each one statement over that same condition. Loading the page's items is the caller's, in batch.
 """
 
 from __future__ import annotations
@@ -38,16 +37,12 @@ class SqlSearchScope:
         self._id: Any = locations.c.id if locations_query else content.c.id
         self.criterion = criterion
 
-    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> tuple[list[int], int | None]:
-        """The ids (location ids for a location search) of one page, in ``sort`` order then by id, and the
-        number of matches (None for a page past the end). The count comes with the page, a window over
-        the rows the page's statement reads anyway (it finds every match to sort them), instead of a
-        second statement reading them all again."""
-        page = select(self._id, func.count().over().label("total")).where(self.condition)
+    def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
+        """The ids (location ids for a location search) of one page, in ``sort`` order then by id."""
+        page = select(self._id).where(self.condition)
         dialect = self.c.dialect.name
         query = apply_sort(page, self.source, sort, self.location, criterion=self.criterion, dialect=dialect)
-        rows = self.c.execute(query.offset(offset).limit(limit)).all()
-        return [row[0] for row in rows], (int(rows[0].total) if rows else None)
+        return list(self.c.execute(query.offset(offset).limit(limit)).scalars())
 
     def count(self) -> int:
         query = select(func.count()).select_from(self.source).where(self.condition)
