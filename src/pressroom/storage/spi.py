@@ -37,7 +37,7 @@ from pressroom.domain.location import (
     TrashItem,
 )
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
-from pressroom.domain.query import Criterion
+from pressroom.domain.query import Criterion, MatchAll
 from pressroom.domain.role import Limitation, Policy, PolicyCreate, Role, RoleAssignment
 from pressroom.domain.search import Aggregation, AggregationResult, SortClause
 from pressroom.domain.search_index import ItemIndex
@@ -499,8 +499,15 @@ class SearchScope(Protocol):
 
 
 class SearchGateway(Protocol):
-    def scope(self, criterion: Criterion, *, locations: bool) -> SearchScope:
-        """The published items (``locations=False``) or their locations matching ``criterion``."""
+    def scope(
+        self,
+        criterion: Criterion,
+        *,
+        locations: bool,
+        readable: Criterion = MatchAll(),  # noqa: B008 - criteria are frozen values
+    ) -> SearchScope:
+        """The published items (``locations=False``) or their locations matching ``criterion`` that the
+        caller may read (``readable``: checked for the candidates ``criterion`` finds)."""
         ...
 
 
