@@ -199,7 +199,9 @@ content = Table(
     Column("name_key", NAME_KEY, nullable=True),
     sqlite_autoincrement=True,
 )
-Index("ix_content_type", content.c.content_type_id)
+# By type, with what a count or a type aggregation reads of the rows (status, id): they are answered from
+# the index alone (counting the 6,700 products among 20,000 children read 32,000 rows of content before).
+Index("ix_content_type", content.c.content_type_id, content.c.status, content.c.id)
 Index("ix_content_name_key", content.c.name_key)
 Index("ix_content_section", content.c.section_id)
 # DateMetadata criteria and date sort clauses: a range of publication or modification dates.

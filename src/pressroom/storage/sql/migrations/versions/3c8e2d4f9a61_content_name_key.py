@@ -4,8 +4,9 @@
 lower-cased), stored and indexed so that sorting by name reads a column instead of parsing every
 candidate's JSON names; computed here for the items already there.
 
-The indexes of locations by parent, by item and by path also hold the columns a search reads of the rows
-they find (the item; the visibility), so that they answer without reading the rows.
+The indexes of locations by parent, by item and by path, and of content by type, also hold the columns a
+search reads of the rows they find (the item; the visibility; status and id), so that they answer
+without reading the rows.
 
 Revision ID: 3c8e2d4f9a61
 Revises: 5e1f0a7c2b93
@@ -27,8 +28,9 @@ _content = sa.table(
     sa.column("current_version_no", sa.Integer),
     sa.column("name_key", _NAME_KEY),
 )
-# index of locations: (its columns before, after)
+# index of a table: (its columns before, after)
 _COVERING = {
+    "ix_content_type": (["content_type_id"], ["content_type_id", "status", "id"]),
     "ix_locations_parent": (["parent_id", "path_string"], ["parent_id", "path_string", "content_id"]),
     "ix_locations_content": (["content_id"], ["content_id", "hidden", "invisible"]),
     "ix_locations_path": (["path_string"], ["path_string", "content_id"]),
@@ -60,14 +62,16 @@ def upgrade() -> None:
     op.execute(_content.update().values(name_key=key))
     op.create_index("ix_content_name_key", "content", ["name_key"], unique=False)
     for index, (_before, after) in _COVERING.items():
-        op.drop_index(index, table_name="locations")
-        op.create_index(index, "locations", after, unique=False)
+        table = "content" if index.startswith("ix_content") else "locations"
+        op.drop_index(index, table_name=table)
+        op.create_index(index, table, after, unique=False)
 
 
 def downgrade() -> None:
     for index, (before, _after) in _COVERING.items():
-        op.drop_index(index, table_name="locations")
-        op.create_index(index, "locations", before, unique=False)
+        table = "content" if index.startswith("ix_content") else "locations"
+        op.drop_index(index, table_name=table)
+        op.create_index(index, table, before, unique=False)
     op.drop_index("ix_content_name_key", table_name="content")
     with op.batch_alter_table("content") as batch:
         batch.drop_column("name_key")
