@@ -73,5 +73,6 @@ def downgrade() -> None:
         op.drop_index(index, table_name=table)
         op.create_index(index, table, before, unique=False)
     op.drop_index("ix_content_name_key", table_name="content")
-    with op.batch_alter_table("content") as batch:
-        batch.drop_column("name_key")
+    # A plain ALTER TABLE ... DROP COLUMN (SQLite 3.35+): a batch copy of ``content`` would drop the
+    # table that other tables' foreign keys name, which SQLite refuses with foreign keys on.
+    op.drop_column("content", "name_key")
