@@ -17,8 +17,10 @@ import argparse
 import logging
 import os
 import shutil
+import signal
 import sys
 import tempfile
+from typing import Any
 
 from granian.constants import Interfaces, Loops
 from granian.http import HTTP1Settings
@@ -77,7 +79,7 @@ def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
     # (rest/app.py), and a worker takes at most max_concurrent_requests at once, so a flood of half-sent
     # requests holds a bounded number of slots for a bounded time.
     Server(
-        "pressroom.app:asgi_from_env",
+        "pressroom.serve:worker_app",
         address=args.host,
         port=args.port,
         workers=args.workers,
@@ -92,6 +94,21 @@ def _run_granian(args: argparse.Namespace, settings: Settings) -> None:
         http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout_ms),
         log_dictconfig=granian_log_config(settings.log_format),
     ).serve()
+
+
+def worker_app() -> Any:
+    """A worker's application (Granian's factory target, called in each worker process).
+
+    Granian gives a worker its own SIGTERM/SIGINT handling only once the application is loaded; until
+    then the forked worker has this process's handlers, which would take a stop signal sent while it
+    loads (seconds: the application is imported here, not before the fork) as meant for the main
+    process, and the worker would serve on, never to stop. While it loads, a stop signal ends it at once.
+    """
+    for stop in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop, signal.SIG_DFL)
+    from pressroom.app import asgi_from_env  # noqa: PLC0415 (in the worker only)
+
+    return asgi_from_env()
 
 
 if __name__ == "__main__":
