@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pressroom.domain.content import Field
 from pressroom.domain.errors import NotFound, found
 from pressroom.domain.fieldtypes.base import FileStore
-from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, str_or_empty
+from pressroom.domain.fieldtypes.coerce import int_or_none, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict
+from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.image_variation import (
     ORIGINAL,
     StoredVariation,
@@ -19,7 +20,6 @@ from pressroom.domain.image_variation import (
 )
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_version_readable
-from pressroom.services.content_fields import IMAGE_TYPES
 from pressroom.services.content_loading import get_content, get_version
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -128,8 +128,7 @@ class ImageService:
 
 def _image_value(field: Field) -> JsonDict | None:
     """The stored value of an image field holding a file, else None."""
-    value = dict_or_none(field.value) if field.field_type in IMAGE_TYPES else None
-    return value if value and value.get("id") else None
+    return get_field_type(field.field_type).image_file(field.value)
 
 
 def _original(file_id: str, value: JsonDict) -> StoredVariation:

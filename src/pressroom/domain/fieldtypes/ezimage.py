@@ -103,6 +103,13 @@ class ImageType(BinaryFieldType):
         hash_ = dict_or_none(value) or {}
         return str_or_empty(hash_.get("alternativeText")) or str_or_empty(hash_.get("fileName"))
 
+    def image_file(self, value: JsonValue) -> JsonDict | None:
+        hash_ = dict_or_none(value)
+        return hash_ if hash_ and hash_.get("id") else None
+
+    def shown_image_id(self, value: JsonValue, own: str, source_images: Mapping[int, str]) -> str | None:
+        return own if isinstance(value, dict) else None
+
     def image_metadata(self, value: JsonValue) -> ImageMetadata | None:
         hash_ = dict_or_none(value)
         if hash_ is None:
