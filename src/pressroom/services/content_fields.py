@@ -15,8 +15,8 @@ from pressroom.domain.content import ASSET, ATTRIBUTE, Field, FieldInput
 from pressroom.domain.content_type import ContentType, FieldDefinition
 from pressroom.domain.errors import ContentValidationError, FieldError, FieldErrors, InvalidArgument
 from pressroom.domain.fieldtypes.base import FileStore, JsonValue, RelationTarget
-from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.image_variation import image_id
 from pressroom.domain.name_schema import resolve_name_schema
 
 Key = tuple[int, str]  # (field definition id, language code)

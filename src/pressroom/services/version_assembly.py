@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from pressroom.domain.content import DRAFT, ContentInfo, Field, Relation, Version, VersionInfo
-from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.image_variation import image_id
 from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, restriction
 from pressroom.services.content_access import DraftReader
 from pressroom.services.content_fields import asset_destinations, for_output

@@ -1,8 +1,9 @@
 """ezimage: an image file with an alternative text; dimensions and mime type are read with Pillow.
 
-The REST ``imageId`` ("<contentId>-<fieldId>-<versionNo>") is not known to the value: the service that
-loads a field sets it under the key ``imageId`` (see :func:`image_id`) before :meth:`ImageType.to_wire`;
-without it the output has ``imageId: null`` and no variations.
+The REST ``imageId`` ("<contentId>-<fieldId>-<versionNo>", see :func:`pressroom.domain.image_variation.
+image_id`) is not known to the value: the service that loads a field asks :meth:`ImageType.shown_image_id`
+and sets it under the key ``imageId`` before :meth:`ImageType.to_wire`; without it the output has
+``imageId: null`` and no variations.
 """
 
 from __future__ import annotations
@@ -26,11 +27,6 @@ from pressroom.domain.image_variation import decoded
 
 ALT_VALIDATOR = "AlternativeTextValidator"
 ERROR_TYPE = "ImageValidator"
-
-
-def image_id(content_id: int, field_id: int, version_no: int) -> str:
-    """The REST image id of a field value, used in variation hrefs."""
-    return f"{content_id}-{field_id}-{version_no}"
 
 
 class ImageType(BinaryFieldType):
