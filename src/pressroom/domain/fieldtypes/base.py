@@ -222,6 +222,10 @@ class FieldType(ABC):
         """What the Field sort clause orders by (text is compared lower-cased)."""
         return None
 
+    whole_values: ClassVar[bool] = False
+    """Whether the CONTAINS operator of the Field criterion matches one of the :meth:`match_values`
+    whole (keywords) rather than any part of them."""
+
     def match_values(self, value: JsonValue) -> list[IndexScalar]:
         """What the Field criterion compares with its operand: one entry per keyword, selected option,
         author, related item... By default the sort key alone."""
