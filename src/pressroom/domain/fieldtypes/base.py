@@ -31,6 +31,7 @@ __all__ = [
     "ListFieldType",
     "RelationTarget",
     "StoredFile",
+    "StoredImage",
     "TermRule",
     "WireContext",
 ]
@@ -83,6 +84,19 @@ class ImageMetadata:
     file_size: int | None
     width: int | None
     height: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredImage:
+    """An image value holding a stored file, as image variations and the image Asset resource read it;
+    ``file_size`` in bytes."""
+
+    file_id: str
+    width: int | None
+    height: int | None
+    file_size: int | None
+    mime_type: str | None
+    alternative_text: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,9 +284,9 @@ class FieldType(ABC):
 
     # -- images (services/image.py renders them; the REST image id is the service's) -----------------
 
-    def image_file(self, value: JsonValue) -> JsonDict | None:
-        """The stored image this value holds (a hash with the file ``id``, ``width``, ``height``,
-        ``fileSize``, ``mimeType``), for variations; None when it holds none (every non-image type)."""
+    def image_file(self, value: JsonValue) -> StoredImage | None:
+        """The stored image file this value holds, for variations and the Asset resource; None when it
+        holds none (every non-image type)."""
         return None
 
     def image_sources(self, value: JsonValue) -> list[int]:

@@ -19,7 +19,7 @@ from pressroom.domain.fieldtypes._binary import (
     BinaryFieldType,
     file_size_validator,
 )
-from pressroom.domain.fieldtypes.base import ImageMetadata, WireContext
+from pressroom.domain.fieldtypes.base import ImageMetadata, StoredImage, WireContext
 from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, string_list
@@ -99,9 +99,20 @@ class ImageType(BinaryFieldType):
         hash_ = dict_or_none(value) or {}
         return str_or_empty(hash_.get("alternativeText")) or str_or_empty(hash_.get("fileName"))
 
-    def image_file(self, value: JsonValue) -> JsonDict | None:
-        hash_ = dict_or_none(value)
-        return hash_ if hash_ and hash_.get("id") else None
+    def image_file(self, value: JsonValue) -> StoredImage | None:
+        hash_ = dict_or_none(value) or {}
+        file_id = str_or_empty(hash_.get("id"))
+        if not file_id:
+            return None
+        mime = hash_.get("mimeType")
+        return StoredImage(
+            file_id=file_id,
+            width=int_or_none(hash_.get("width")),
+            height=int_or_none(hash_.get("height")),
+            file_size=int_or_none(hash_.get("fileSize")),
+            mime_type=mime if isinstance(mime, str) and mime else None,
+            alternative_text=str_or_empty(hash_.get("alternativeText")),
+        )
 
     def shown_image_id(self, value: JsonValue, own: str, source_images: Mapping[int, str]) -> str | None:
         return own if isinstance(value, dict) else None
