@@ -3,11 +3,11 @@ type answers for itself, every other type gives the neutral default."""
 
 from __future__ import annotations
 
-from pressroom.domain.fieldtypes.base import StoredImage, TermRule
+from pressroom.domain.fieldtypes.base import JsonDict, StoredImage, TermRule
 from pressroom.domain.fieldtypes.registry import all_field_types, get_field_type
 from pressroom.domain.passwords import verify_password
 
-IMAGE = {
+IMAGE: JsonDict = {
     "id": "a/b/photo.png",
     "fileName": "photo.png",
     "fileSize": 1234,
@@ -16,7 +16,7 @@ IMAGE = {
     "height": 80,
     "alternativeText": "A kettle",
 }
-ACCOUNT = {"login": "ada", "email": "ada@example.com", "enabled": True, "maxLogin": 0}
+ACCOUNT: JsonDict = {"login": "ada", "email": "ada@example.com", "enabled": True, "maxLogin": 0}
 
 
 def test_an_image_value_answers_its_stored_file_and_its_own_image_id() -> None:
@@ -31,7 +31,7 @@ def test_an_image_value_answers_its_stored_file_and_its_own_image_id() -> None:
 
 def test_an_image_asset_shows_the_image_of_its_destination() -> None:
     asset = get_field_type("ibexa_image_asset")
-    value = {"destinationContentId": 57, "alternativeText": "Cover"}
+    value: JsonDict = {"destinationContentId": 57, "alternativeText": "Cover"}
     assert asset.image_sources(value) == [57]
     assert asset.shown_image_id(value, "1-2-3", {57: "57-9-1"}) == "57-9-1"
     assert asset.shown_image_id(value, "1-2-3", {58: "58-9-1"}) is None  # the destination has no image
@@ -58,7 +58,7 @@ def test_the_user_type_seals_the_password_and_carries_the_account() -> None:
 
 
 def test_term_keys_and_rules_are_the_types_own() -> None:
-    settings = {"options": ["Crimson", "Emerald"], "isMultiple": False}
+    settings: JsonDict = {"options": ["Crimson", "Emerald"], "isMultiple": False}
     assert get_field_type("ezboolean").term_key("1", {}) is True
     assert get_field_type("ezboolean").term_key("0.0", {}) is False
     assert get_field_type("ezselection").term_key("1.0", settings) == "Emerald"
