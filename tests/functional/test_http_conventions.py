@@ -400,10 +400,15 @@ def test_if_none_match_with_the_current_etag_is_304_without_body(api: Api, path:
 
 
 def test_not_modified_keeps_the_vary_header(api: Api) -> None:
-    etag = api.get("/content/sections/1").headers["etag"]
-    response = api.get("/content/sections/1", headers={"If-None-Match": etag})
+    first = api.get("/content/sections/1")
+    response = api.get("/content/sections/1", headers={"If-None-Match": first.headers["etag"]})
     assert response.status_code == 304
-    assert response.headers.get("vary") == "Accept, X-User-Context-Hash"
+    assert response.headers.get("vary") == first.headers["vary"] == "Accept"  # logged in, no hash: private
+    anonymous = Api(api.client, auth=None)
+    folder = anonymous.get("/content/objects/1")  # anonymous reads are shared: they vary on the hash too
+    again = anonymous.get("/content/objects/1", headers={"If-None-Match": folder.headers["etag"]})
+    assert again.status_code == 304
+    assert again.headers.get("vary") == folder.headers["vary"] == "Accept, X-User-Context-Hash"
 
 
 def test_if_none_match_with_a_stale_etag_is_200(api: Api) -> None:

@@ -15,6 +15,7 @@ from pressroom.config import Dialect, Settings
 from pressroom.domain.section import Section
 from pressroom.rest.app import RestApp
 from pressroom.rest.declared import UndeclaredResponse, success_responses
+from pressroom.rest.input.registry import plain
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty
 from pressroom.rest.route_texts import TEXTS
@@ -164,7 +165,7 @@ def _reads_query(req: RestRequest) -> Section:
 
 
 def _reads_input(req: RestRequest) -> Section:
-    req.input("SectionInput")
+    req.input(plain)
     return Section(1, "standard", "Standard")
 
 

@@ -12,6 +12,7 @@ from pressroom.rest.output.location import LocationRefList
 
 def _children(count: int) -> LocationRefList:
     return LocationRefList(
+        "LocationList",
         "/api/ibexa/v2/content/locations/1/2/children",
         [
             Location(100 + n, 2, 1000 + n, f"/1/2/{100 + n}/", 2, 0, False, False, f"r{n}", "path", "ASC")

@@ -73,3 +73,57 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     [(line, imported)] = _imports(module)
     assert (line, imported) == (1, "pressroom.services.section")
     assert RANKS[imported.split(".")[1]] > RANKS["storage"]
+
+
+def _rest_unit(path: Path) -> str:
+    """A module's place in the rest layer's import graph: a folder below rest/ (``rest/input``) counts as
+    one unit, a module directly in rest/ (``rest/request.py``) as its own."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return "/".join(parts[:2])
+
+
+def _rest_graph() -> dict[str, set[str]]:
+    """unit -> the units it imports, for every module of rest/."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "rest").rglob("*.py")):
+        source = _rest_unit(path)
+        targets = graph.setdefault(source, set())
+        for _, module in _imports(path):
+            parts = module.split(".")[1:]
+            if parts[:1] != ["rest"] or len(parts) < 2:
+                continue
+            target = "/".join(parts[:2])
+            if target != source:
+                targets.add(target)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The groups of units that import each other (directly or around a loop), each sorted."""
+    reach: dict[str, set[str]] = {}
+    for start, targets in graph.items():
+        seen: set[str] = set()
+        todo = list(targets)
+        while todo:
+            unit = todo.pop()
+            if unit not in seen:
+                seen.add(unit)
+                todo.extend(graph.get(unit, ()))
+        reach[start] = seen
+    groups = {tuple(sorted(u for u in reach[a] if a in reach[u])) for a in graph if a in reach[a]}
+    return sorted(list(group) for group in groups)
+
+
+def test_no_import_cycle_between_rest_folders() -> None:
+    """rest/request.py asks the parser registry (rest/input/registry.py) to decode a body; the parsers
+    never climb back into the request, and no folder of rest/ loops with a module or folder beside it."""
+    assert _cycles(_rest_graph()) == []
+
+
+def test_the_cycle_check_sees_a_loop() -> None:
+    graph = {
+        "rest/request": {"rest/input"},
+        "rest/input": {"rest/media", "rest/request"},
+        "rest/media": set(),
+    }
+    assert _cycles(graph) == [["rest/input", "rest/request"]]

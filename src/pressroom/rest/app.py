@@ -32,7 +32,6 @@ from pressroom.domain.errors import (
     Unavailable,
 )
 from pressroom.domain.tags import tag_matches
-from pressroom.domain.user import User
 from pressroom.rest import operations
 from pressroom.rest.auth import PASSWORD_ROUTES, Caller, check_expected_user, clearing_cookie, identify
 from pressroom.rest.body import RequestBody, announces_body, body_limit, read_body
@@ -58,7 +57,7 @@ from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, Empty, NoContent, RawBody, Redirect, Stream, WithHeaders
-from pressroom.rest.routing import Route, Router
+from pressroom.rest.routing import Router
 from pressroom.services.container import Services
 from pressroom.storage.purge import uses_surrogate_key
 
@@ -180,17 +179,31 @@ class RestApp:
             trace.route = route.name
             query = QueryParams(scope.get("query_string", b""))
             _refuse_nul(params, query)
-            secure_cookies = self.settings.cookie_secure or client.https
-            attempt = _Attempt(method, path, route, params, query, headers, out, accept.name, secure_cookies)
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
-            address = client.address
             auth = self.services.auth
             caller = await identify(
                 auth, self.settings, headers, cookies, method, route.name, client, oauth=self.services.oauth
             )
+            request = RestRequest(
+                method=method,
+                route=route,
+                path=path,
+                params=params,
+                query=query,
+                headers=headers,
+                out=out,
+                accept_name=accept.name,
+                services=self.services,
+                settings=self.settings,
+                user=caller.user,
+                session=caller.session,
+                cookie_name=caller.cookie_name,
+                client=client.address,
+                secure_cookies=self.settings.cookie_secure or client.https,
+            )
             try:
-                return await self._serve(attempt, caller, address, body, trace)
+                return await self._serve(request, caller, body, trace)
             except StaleCaller:  # the cache was wrong about the caller: identify from the rows, again
                 if caller.check is not None:
                     auth.forget(caller.check)
@@ -198,7 +211,8 @@ class RestApp:
                     auth, self.settings, headers, cookies, method, route.name, client,
                     oauth=self.services.oauth, cached=False,
                 )  # fmt: skip
-                return await self._serve(attempt, caller, address, body, trace)
+                request.serve_as(caller.user, caller.session, caller.cookie_name)
+                return await self._serve(request, caller, body, trace)
         except Exception as error:  # every failure becomes an ErrorMessage
             reply = self._error(out, error)
             _set_cache(reply, [("cache-control", PRIVATE)])
@@ -218,17 +232,16 @@ class RestApp:
             _set_cache(reply, [("cache-control", PRIVATE)])
         return reply
 
-    async def _serve(
-        self, attempt: _Attempt, caller: Caller, address: str | None, body: RequestBody, trace: Trace
-    ) -> Reply:
+    async def _serve(self, request: RestRequest, caller: Caller, body: RequestBody, trace: Trace) -> Reply:
         """Serve the request as ``caller``; a cached caller is confirmed before the answer is given
-        (StaleCaller when it cannot be: the attempt's writes were rolled back). The request's caller
+        (StaleCaller when it cannot be: the writes made for it were rolled back). The request's caller
         goes to the services with the request's user (``User.request``), and from them to every
         transaction they open, whose statements confirm it (domain/caller.py)."""
         request_caller = RequestCaller(caller.user.id, caller.check)
         user = replace(caller.user, request=request_caller)
         try:
-            reply = await self._answer(attempt, caller, user, address, body, trace)
+            request.user = user
+            reply = await self._answer(request, caller, body, trace)
         except StaleCaller:
             raise
         except Exception:
@@ -237,53 +250,32 @@ class RestApp:
             raise
         return reply
 
-    async def _answer(
-        self, attempt: _Attempt, caller: Caller, user: User, address: str | None, body: RequestBody,
-        trace: Trace,
-    ) -> Reply:  # fmt: skip
-        headers, method, route = attempt.headers, attempt.method, attempt.route
+    async def _answer(self, request: RestRequest, caller: Caller, body: RequestBody, trace: Trace) -> Reply:
+        headers, method, route, user = request.headers, request.method, request.route, request.user
         trace.user_id = caller.user.id
         check_expected_user(headers, caller.user)
         limit = body_limit(self.settings, caller.user, headers.get("content-type"))
-        if attempt.body is None and method in _READS and not announces_body(headers):
-            attempt.body = b""  # nothing to wait for: a read that announces no body has none we use
-        elif attempt.body is None:
-            attempt.body = await read_body(body, limit, self.settings)
-        elif len(attempt.body) > limit[0]:  # read for a caller the cache got wrong
+        if request.body is None and method in _READS and not announces_body(headers):
+            request.body = b""  # nothing to wait for: a read that announces no body has none we use
+        elif request.body is None:
+            request.body = await read_body(body, limit, self.settings)
+        elif len(request.body) > limit[0]:  # read for a caller the cache got wrong
             raise PayloadTooLarge(f"The request body exceeds {limit[0]} bytes{limit[1]}")
-        request = RestRequest(
-            method=method,
-            route=route,
-            path=attempt.path,
-            params=attempt.params,
-            query=attempt.query,
-            headers=headers,
-            body=attempt.body,
-            out=attempt.out,
-            accept_name=attempt.accept_name,
-            services=self.services,
-            settings=self.settings,
-            user=user,
-            session=caller.session,
-            cookie_name=caller.cookie_name,
-            client=address,
-            secure_cookies=attempt.secure_cookies,
-        )
         if route.name in PASSWORD_ROUTES:
-            result = await off_loop(route.handler, request, **attempt.params)
+            result = await off_loop(route.handler, request, **request.params)
         else:
-            result = route.handler(request, **attempt.params)
+            result = route.handler(request, **request.params)
         if user.request is not None and user.request.pending() is not None:
             self.services.auth.confirm_caller(user.request)
-        reply = self._render(attempt.out, method, headers, result)
+        reply = self._render(request.out, method, headers, result)
         _check_declared(route.name, self.responses[route.name], reply)
         if caller.stale_cookie and not route.name.startswith("session."):
-            reply.header("set-cookie", clearing_cookie(caller.cookie_name, attempt.secure_cookies))
+            reply.header("set-cookie", clearing_cookie(caller.cookie_name, request.secure_cookies))
         shared = method in _READS and not any(name == b"set-cookie" for name, _ in reply.headers)
         _set_cache(
             reply,
             cache_headers(
-                reply.status, route.name, attempt.params, result,
+                reply.status, route.name, request.params, result,
                 lambda: CallerRights(self.services.permissions, user), headers.get(HASH_HEADER),
                 self.settings.http_cache_ttl, self.surrogate_key, anonymous=user.is_anonymous,
             )
@@ -442,38 +434,6 @@ def _check_declared(name: str, responses: Responses, reply: Reply) -> None:
     parsed = parse_media_type(sent.decode("latin-1")) if sent is not None else None
     if (parsed.name if parsed is not None else "") not in (media or ("",)):
         raise UndeclaredResponse(f"route {name} answered {reply.status} with an undeclared media type")
-
-
-class _Attempt:
-    """What serving a request again (after a stale cached caller) starts from: the body is read once."""
-
-    __slots__ = (
-        "accept_name",
-        "body",
-        "headers",
-        "method",
-        "out",
-        "params",
-        "path",
-        "query",
-        "route",
-        "secure_cookies",
-    )
-
-    def __init__(
-        self, method: str, path: str, route: Route, params: dict[str, Any], query: QueryParams,
-        headers: Headers, out: Out, accept_name: str, secure_cookies: bool,
-    ) -> None:  # fmt: skip
-        self.method = method
-        self.path = path
-        self.route = route
-        self.params = params
-        self.query = query
-        self.headers = headers
-        self.out = out
-        self.accept_name = accept_name
-        self.secure_cookies = secure_cookies
-        self.body: bytes | None = None
 
 
 def _raw_header(scope: Scope, name: bytes) -> str | None:

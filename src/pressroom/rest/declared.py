@@ -17,6 +17,7 @@ import types
 import typing
 from typing import Any
 
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.visitor import output_of
 from pressroom.rest.responses import Created, NoContent, RawBody, Redirect, Stream
 from pressroom.rest.routing import Route
@@ -76,6 +77,8 @@ def _outcomes(route: Route, returned: Any) -> list[tuple[int, str | None]]:
 
 
 def _media(route: Route, kind: Any) -> tuple[str, ...]:
+    if typing.get_origin(kind) is ItemList:  # ItemList[Literal["SectionList"], Section]
+        return typing.get_args(typing.get_args(kind)[0])
     output = output_of(kind) if isinstance(kind, type) else None
     if output is None:
         raise UndeclaredResponse(

@@ -32,7 +32,7 @@ from pressroom.domain.user import User
 from pressroom.rest.auth import identify
 from pressroom.rest.forwarded import Client
 from pressroom.rest.output.content import ContentView, VersionList
-from pressroom.rest.output.location import LocationObjects, LocationRefList
+from pressroom.rest.output.lists import ItemList
 from pressroom.services.container import Services
 from pressroom.services.permissions import Permissions
 from pressroom.storage.purge import uses_surrogate_key
@@ -123,8 +123,8 @@ def value_keys(value: Any) -> set[str]:
         keys.add(f"cv{value.content.id}")
     elif isinstance(value, Location):
         keys |= _location_value_keys(value)
-    elif isinstance(value, LocationRefList | LocationObjects):
-        for location in value.locations:
+    elif isinstance(value, ItemList) and value.media in ("LocationList", "Locations"):
+        for location in value.items:
             keys |= _location_value_keys(location)
     return keys
 

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, overload
+from collections.abc import Callable
+from typing import Any, TypeVar, overload
 
 from starlette.datastructures import Headers, QueryParams
 
 from pressroom.config import Settings
-from pressroom.domain.errors import BadRequest, UnsupportedMediaType
+from pressroom.domain.errors import BadRequest
 from pressroom.domain.integers import check_range, parse_int
 from pressroom.domain.user import Session, User
-from pressroom.rest.input.decoders import decode
 from pressroom.rest.input.node import Node
-from pressroom.rest.media import parse_media_type
+from pressroom.rest.input.registry import Parser, Refs, parser_of, read_input
 from pressroom.rest.output.visitor import Out
 from pressroom.rest.routing import Route
 from pressroom.services.container import Services
+
+T = TypeVar("T")
 
 
 class Undeclared(Exception):
@@ -48,7 +50,11 @@ class DeclaredQuery:
 
 
 class RestRequest:
+    """The request being served: what the route matched, who calls, and the body once read (the same
+    object serves it again when a cached caller turns out stale)."""
+
     __slots__ = (
+        "_input",
         "accept_name",
         "body",
         "client",
@@ -76,7 +82,6 @@ class RestRequest:
         params: dict[str, Any],
         query: QueryParams,
         headers: Headers,
-        body: bytes,
         out: Out,
         accept_name: str,
         services: Services,
@@ -93,7 +98,8 @@ class RestRequest:
         self.params = params
         self.query = DeclaredQuery(query, route)
         self.headers = headers
-        self.body = body
+        self.body: bytes | None = None  # read once the caller is known (its limit depends on who calls)
+        self._input: tuple[Parser, Any] | None = None  # the body decoded and parsed, once
         self.out = out
         self.accept_name = accept_name
         self.services = services
@@ -105,27 +111,32 @@ class RestRequest:
         # PRESSROOM_COOKIE_SECURE, or the client used HTTPS (the scheme, or a trusted X-Forwarded-Proto)
         self.secure_cookies = secure_cookies
 
-    def input(self, *names: str) -> Node:
-        """Decode the body as one of the named input media types (415 for any other type)."""
-        for name in names:
-            if name not in self.route.accepts:
-                raise Undeclared(f"route {self.route.name} reads the undeclared input {name}")
-        header = self.headers.get("content-type")
-        if not header:
-            raise BadRequest("Missing Content-Type header; expected " + self.out.media(names[0]))
-        media = parse_media_type(header)
-        if media is None or (media.name and media.name not in names):
-            raise UnsupportedMediaType(
-                f"Content-Type '{header}' is not accepted here; expected {self.out.media(names[0])}"
+    def serve_as(self, user: User, session: Session | None, cookie_name: str) -> None:
+        """Serve the request again as another caller (a cached caller was stale); the body read stays."""
+        self.user = user
+        self.session = session
+        self.cookie_name = cookie_name
+
+    def input(self, parser: Callable[[Node, Refs], T]) -> T:
+        """The body, decoded as the input type the route declares and parsed by its registered parser
+        (rest/input/registry.py): ``parser`` names the one the handler expects."""
+        if not any(parser_of(name) is parser for name in self.route.accepts):
+            raise Undeclared(f"route {self.route.name} reads an undeclared input with {parser.__name__}")
+        if self._input is None:
+            content_type = self.headers.get("content-type")
+            self._input = read_input(
+                self.body or b"", content_type, self.route.accepts, self.out.media, self.out.router
             )
-        root, data = decode(self.body, media.format)
-        return Node(data, media.name or root)
+        used, value = self._input
+        if used is not parser:
+            raise Undeclared(f"route {self.route.name} reads its input with {parser.__name__}")
+        return value  # type: ignore[no-any-return]
 
     def url(self, route: str, **params: Any) -> str:
         return self.out.url(route, **params)
 
     def parse_href(self, href: str, *routes: str, what: str = "href") -> dict[str, Any]:
-        return self.out.router.parse_href(href, *routes, what=what)[1]
+        return Refs(self.out.router).parse_href(href, *routes, what=what)
 
     @property
     def if_match(self) -> str | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pressroom.domain.language import Language
 from pressroom.domain.section import Section, SectionCreate, SectionUpdate
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.basics import CountryList, LanguageList, Root, SectionList
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
 from pressroom.services.country import countries
@@ -17,11 +19,11 @@ def load_root(req: RestRequest) -> Root:
 def list_sections(req: RestRequest) -> SectionList:
     # The interface spells the parameter "identifer"; clients send either spelling.
     identifier = req.query.get("identifier", req.query.get("identifer"))
-    return SectionList(req.services.sections.list(req.user, identifier))
+    return ItemList("SectionList", req.url("section.list"), req.services.sections.list(req.user, identifier))
 
 
 def _section_input(req: RestRequest) -> tuple[str, str]:
-    node = req.input("SectionInput")
+    node = req.input(plain)
     return node.string("identifier"), node.string("name")
 
 
@@ -36,7 +38,7 @@ def load_section(req: RestRequest, sectionId: int) -> Section:
 
 
 def update_section(req: RestRequest, sectionId: int) -> Section:
-    node = req.input("SectionInput")
+    node = req.input(plain)
     struct = SectionUpdate(node.opt_string("identifier"), node.opt_string("name"))
     return req.services.sections.update(req.user, sectionId, struct, req.if_match)
 
@@ -47,7 +49,7 @@ def delete_section(req: RestRequest, sectionId: int) -> NoContent:
 
 
 def list_languages(req: RestRequest) -> LanguageList:
-    return LanguageList(req.services.languages.list(req.user))
+    return ItemList("LanguageList", req.url("language.list"), req.services.languages.list(req.user))
 
 
 def load_language(req: RestRequest, code: str) -> Language:

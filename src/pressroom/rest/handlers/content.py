@@ -25,20 +25,20 @@ def find_content(req: RestRequest) -> Redirect:
 
 
 def create_content(req: RestRequest) -> Created[ContentView | ContentInfo]:
-    version = req.services.content.create(req.user, parse_content_create(req))
+    version = req.services.content.create(req.user, req.input(parse_content_create))
     location = req.url("content.load", contentId=version.content.id)
     return Created(location, ContentView(version) if req.wants("Content") else version.content)
 
 
 def load_content(req: RestRequest, contentId: int) -> ContentView | ContentInfo:
     if req.wants("Content"):
-        languages = parse_languages(req)
+        languages = parse_languages(req.query.get("languages"))
         return ContentView(req.services.content.load(req.user, contentId, languages), languages)
     return req.services.content.load_info(req.user, contentId)
 
 
 def update_content(req: RestRequest, contentId: int) -> ContentInfo:
-    return req.services.content.update(req.user, contentId, parse_content_update(req), req.if_match)
+    return req.services.content.update(req.user, contentId, req.input(parse_content_update), req.if_match)
 
 
 def delete_content(req: RestRequest, contentId: int) -> NoContent:
@@ -47,7 +47,7 @@ def delete_content(req: RestRequest, contentId: int) -> NoContent:
 
 
 def copy_content(req: RestRequest, contentId: int) -> Created[None]:
-    copy = req.services.content.copy(req.user, contentId, parse_destination(req))
+    copy = req.services.content.copy(req.user, contentId, parse_destination(req.headers.get("destination")))
     return Created(req.url("content.load", contentId=copy.id))
 
 

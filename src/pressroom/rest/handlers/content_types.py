@@ -5,7 +5,12 @@ from __future__ import annotations
 from pressroom.domain.content_type import DRAFT, ContentType, ContentTypeGroup
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.input.content_type_query import parse_content_type_view
-from pressroom.rest.input.content_types import parse_content_type, parse_field_definition
+from pressroom.rest.input.content_types import (
+    parse_content_type_create,
+    parse_content_type_update,
+    parse_field_definition,
+)
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.content_types import (
     ContentTypeGroupList,
     ContentTypeGroupRefList,
@@ -15,6 +20,7 @@ from pressroom.rest.output.content_types import (
     FieldDefinitionList,
     FieldDefinitionView,
 )
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
 
@@ -22,8 +28,8 @@ from pressroom.rest.responses import Created, NoContent, Redirect
 def _types(req: RestRequest, content_types: list[ContentType]) -> ContentTypeList | ContentTypeInfoList:
     """ContentTypeInfoList, unless Accept names ContentTypeList."""
     if req.wants("ContentTypeList"):
-        return ContentTypeList(content_types, req.path)
-    return ContentTypeInfoList(content_types, req.path)
+        return ContentTypeList("ContentTypeList", req.out.href(req.path), content_types)
+    return ContentTypeInfoList("ContentTypeInfoList", req.out.href(req.path), content_types)
 
 
 def _draft(req: RestRequest, draft: ContentType) -> ContentType | ContentTypeInfo:
@@ -37,11 +43,15 @@ def list_groups(req: RestRequest) -> ContentTypeGroupList | Redirect:
     if identifier is not None:
         group = req.services.content_type_groups.by_identifier(req.user, identifier)
         return Redirect(req.url("content_type_group.load", groupId=group.id))
-    return ContentTypeGroupList(req.services.content_type_groups.list(req.user))
+    return ItemList(
+        "ContentTypeGroupList",
+        req.url("content_type_group.list"),
+        req.services.content_type_groups.list(req.user),
+    )
 
 
 def create_group(req: RestRequest) -> Created[ContentTypeGroup]:
-    identifier = req.input("ContentTypeGroupInput").string("identifier")
+    identifier = req.input(plain).string("identifier")
     group = req.services.content_type_groups.create(req.user, identifier)
     return Created(req.url("content_type_group.load", groupId=group.id), group)
 
@@ -51,7 +61,7 @@ def load_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
 
 
 def update_group(req: RestRequest, groupId: int) -> ContentTypeGroup:
-    identifier = req.input("ContentTypeGroupInput").opt_string("identifier")
+    identifier = req.input(plain).opt_string("identifier")
     return req.services.content_type_groups.update(req.user, groupId, identifier, req.if_match)
 
 
@@ -65,7 +75,7 @@ def list_group_types(req: RestRequest, groupId: int) -> ContentTypeList | Conten
 
 
 def create_type(req: RestRequest, groupId: int) -> Created[ContentType]:
-    struct = parse_content_type(req.input("ContentTypeCreate"), create=True)
+    struct = req.input(parse_content_type_create)
     publish = req.query.get("publish", "false").strip().lower()
     if publish not in ("true", "false", "1", "0"):
         raise BadRequest(f"Query parameter 'publish' must be true or false, got '{publish}'")
@@ -96,8 +106,10 @@ def list_types(req: RestRequest) -> ContentTypeList | ContentTypeInfoList:
 
 def view_types(req: RestRequest) -> ContentTypeList:
     """``POST /content/types/view``: the types a ContentTypeViewInput selects, in full."""
-    query = parse_content_type_view(req.input("ContentTypeViewInput"))
-    return ContentTypeList(req.services.content_types.find(req.user, query), req.path)
+    query = req.input(parse_content_type_view)
+    return ItemList(
+        "ContentTypeList", req.out.href(req.path), req.services.content_types.find(req.user, query)
+    )
 
 
 def load_type(req: RestRequest, typeId: int) -> ContentType:
@@ -110,7 +122,7 @@ def copy_type(req: RestRequest, typeId: int) -> Created[None]:
 
 
 def create_draft(req: RestRequest, typeId: int) -> Created[ContentType | ContentTypeInfo]:
-    struct = parse_content_type(req.input("ContentTypeUpdate"), create=False)
+    struct = req.input(parse_content_type_update)
     draft = req.services.content_types.create_draft(req.user, typeId, struct)
     return Created(req.url("content_type.draft", typeId=typeId), _draft(req, draft))
 
@@ -125,7 +137,7 @@ def load_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
 
 
 def update_draft(req: RestRequest, typeId: int) -> ContentType | ContentTypeInfo:
-    struct = parse_content_type(req.input("ContentTypeUpdate"), create=False)
+    struct = req.input(parse_content_type_update)
     return _draft(req, req.services.content_types.update_draft(req.user, typeId, struct, req.if_match))
 
 
@@ -182,7 +194,7 @@ def list_draft_field_definitions(req: RestRequest, typeId: int) -> FieldDefiniti
 
 
 def create_draft_field_definition(req: RestRequest, typeId: int) -> Created[FieldDefinitionView]:
-    struct = parse_field_definition(req.input("FieldDefinitionCreate"))
+    struct = req.input(parse_field_definition)
     draft, definition = req.services.field_definitions.add(req.user, typeId, struct)
     location = req.url("field_definition.draft_load", typeId=typeId, fieldDefinitionId=definition.id)
     return Created(location, FieldDefinitionView(draft.id, draft.status, definition))
@@ -196,7 +208,7 @@ def load_draft_field_definition(req: RestRequest, typeId: int, fieldDefinitionId
 def update_draft_field_definition(
     req: RestRequest, typeId: int, fieldDefinitionId: int
 ) -> FieldDefinitionView:
-    struct = parse_field_definition(req.input("FieldDefinitionUpdate"))
+    struct = req.input(parse_field_definition)
     draft, definition = req.services.field_definitions.update(
         req.user, typeId, fieldDefinitionId, struct, req.if_match
     )

@@ -12,7 +12,9 @@ import orjson
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.event import Delivery, Event, Webhook, WebhookInput
 from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.events import DeliveryList, NewWebhook, WebhookList, WebhookTest
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, RawBody, Stream
 
@@ -43,7 +45,7 @@ def read_feed(req: RestRequest) -> RawBody | Stream:
 
 
 def _webhook_input(req: RestRequest) -> WebhookInput:
-    node = req.input("WebhookInput")
+    node = req.input(plain)
     types = None
     if node.has("eventTypes"):
         raw = node.raw("eventTypes")
@@ -65,7 +67,7 @@ def _webhook_input(req: RestRequest) -> WebhookInput:
 
 
 def list_webhooks(req: RestRequest) -> WebhookList:
-    return WebhookList(req.services.events.subscriptions(req.user))
+    return ItemList("WebhookList", req.url("webhook.list"), req.services.events.subscriptions(req.user))
 
 
 def create_webhook(req: RestRequest) -> Created[NewWebhook]:
@@ -89,7 +91,8 @@ def delete_webhook(req: RestRequest, webhookId: int) -> NoContent:
 def list_deliveries(req: RestRequest, webhookId: int) -> DeliveryList:
     offset = max(req.query_int("offset", 0), 0)
     limit = min(max(req.query_int("limit", DEFAULT_DELIVERY_LIMIT), 0), 500)
-    return DeliveryList(webhookId, req.services.events.deliveries(req.user, webhookId, limit, offset))
+    deliveries = req.services.events.deliveries(req.user, webhookId, limit, offset)
+    return ItemList("WebhookDeliveryList", req.url("webhook.deliveries", webhookId=webhookId), deliveries)
 
 
 def replay_delivery(req: RestRequest, webhookId: int, deliveryId: int) -> Delivery:

@@ -11,6 +11,7 @@ from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import Location
 from pressroom.rest.input.content import parse_location_create
 from pressroom.rest.input.location import TRASH, destination, location_destination, parse_location_update
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.location import LocationObjects, LocationRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
@@ -64,7 +65,7 @@ def load_location(req: RestRequest, path: str) -> Location:
 
 
 def update_location(req: RestRequest, path: str) -> Location:
-    struct = parse_location_update(req)
+    struct = req.input(parse_location_update)
     return write_at(req, path, lambda at: req.services.locations.update(req.user, at, struct, req.if_match))
 
 
@@ -79,14 +80,14 @@ def list_children(req: RestRequest, path: str) -> LocationRefList | LocationObje
     )
     href = req.url("location.children", path=page.parent.path)
     if whole:
-        return LocationObjects(href, page.locations)
-    return LocationRefList(href, page.locations)
+        return LocationObjects("Locations", href, page.locations)
+    return LocationRefList("LocationList", href, page.locations)
 
 
 def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
     """MOVE below the Destination location (201), or to the trash: 201 with the trash item, or 204 when
     the content kept another location and no item was made."""
-    found = destination(req, "location.load", TRASH)
+    found = destination(req.headers.get("destination"), req.out.router, "location.load", TRASH)
     if found is None:
         raise BadRequest("The Destination header is missing; it must be a location href or the trash")
     name, target = found
@@ -100,13 +101,13 @@ def move_location(req: RestRequest, path: str) -> Created[None] | NoContent:
 
 
 def copy_location(req: RestRequest, path: str) -> Created[None]:
-    target = location_destination(req)
+    target = location_destination(req.headers.get("destination"), req.out.router)
     copy = write_at(req, path, lambda at: req.services.locations.copy(req.user, at, target))
     return Created(req.url("location.load", path=copy.path))
 
 
 def swap_location(req: RestRequest, path: str) -> NoContent:
-    other = location_destination(req)
+    other = location_destination(req.headers.get("destination"), req.out.router)
     write_at(req, path, lambda at: req.services.locations.swap(req.user, at, other))
     return NoContent()
 
@@ -118,10 +119,10 @@ def delete_location(req: RestRequest, path: str) -> NoContent:
 
 def list_content_locations(req: RestRequest, contentId: int) -> LocationRefList:
     locations = req.services.locations.of_content(req.user, contentId)
-    return LocationRefList(req.url("content.locations", contentId=contentId), locations)
+    return ItemList("LocationList", req.url("content.locations", contentId=contentId), locations)
 
 
 def create_content_location(req: RestRequest, contentId: int) -> Created[Location]:
-    struct = parse_location_create(req, req.input("LocationCreate"))
+    struct = req.input(parse_location_create)
     location = req.services.locations.create(req.user, contentId, struct)
     return Created(req.url("location.load", path=location.path), location)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup, ObjectStateInput
 from pressroom.rest.input.node import Node
+from pressroom.rest.input.registry import plain
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.object_states import ContentObjectStates, ObjectStateGroupList, ObjectStateList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -20,11 +22,12 @@ def _parse(node: Node) -> ObjectStateInput:
 
 
 def list_groups(req: RestRequest) -> ObjectStateGroupList:
-    return ObjectStateGroupList(req.services.object_states.list_groups(req.user))
+    groups = req.services.object_states.list_groups(req.user)
+    return ItemList("ObjectStateGroupList", req.url("object_state_group.list"), groups)
 
 
 def create_group(req: RestRequest) -> Created[ObjectStateGroup]:
-    struct = _parse(req.input("ObjectStateGroupCreate"))
+    struct = _parse(req.input(plain))
     group = req.services.object_states.create_group(req.user, struct)
     return Created(req.url("object_state_group.load", groupId=group.id), group)
 
@@ -34,7 +37,7 @@ def load_group(req: RestRequest, groupId: int) -> ObjectStateGroup:
 
 
 def update_group(req: RestRequest, groupId: int) -> ObjectStateGroup:
-    struct = _parse(req.input("ObjectStateGroupUpdate"))
+    struct = _parse(req.input(plain))
     return req.services.object_states.update_group(req.user, groupId, struct, req.if_match)
 
 
@@ -44,11 +47,12 @@ def delete_group(req: RestRequest, groupId: int) -> NoContent:
 
 
 def list_states(req: RestRequest, groupId: int) -> ObjectStateList:
-    return ObjectStateList(groupId, req.services.object_states.list_states(req.user, groupId))
+    states = req.services.object_states.list_states(req.user, groupId)
+    return ItemList("ObjectStateList", req.url("object_state.list", groupId=groupId), states)
 
 
 def create_state(req: RestRequest, groupId: int) -> Created[ObjectState]:
-    struct = _parse(req.input("ObjectStateCreate"))
+    struct = _parse(req.input(plain))
     state = req.services.object_states.create_state(req.user, groupId, struct)
     return Created(req.url("object_state.load", groupId=groupId, stateId=state.id), state)
 
@@ -58,7 +62,7 @@ def load_state(req: RestRequest, groupId: int, stateId: int) -> ObjectState:
 
 
 def update_state(req: RestRequest, groupId: int, stateId: int) -> ObjectState:
-    struct = _parse(req.input("ObjectStateUpdate"))
+    struct = _parse(req.input(plain))
     return req.services.object_states.update_state(req.user, groupId, stateId, struct, req.if_match)
 
 
@@ -72,7 +76,7 @@ def content_states(req: RestRequest, contentId: int) -> ContentObjectStates:
 
 
 def assign_content_states(req: RestRequest, contentId: int) -> ContentObjectStates:
-    node = req.input("ContentObjectStates")
+    node = req.input(plain)
     refs = []
     for href in node.hrefs("ObjectState"):
         params = req.parse_href(href, "object_state.load", what="ObjectState")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pressroom.domain.role import Assignee, Role
 from pressroom.rest.handlers.locations import write_at
+from pressroom.rest.input.registry import plain
 from pressroom.rest.input.roles import parse_policy_create, parse_policy_update, parse_role_assign
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.roles import (
     PolicyList,
     PolicyView,
@@ -17,7 +19,7 @@ from pressroom.rest.responses import Created, NoContent
 
 
 def _identifier(req: RestRequest) -> str | None:
-    return req.input("RoleInput").opt_string("identifier")
+    return req.input(plain).opt_string("identifier")
 
 
 # -- roles -----------------------------------------------------------------------------------------------
@@ -26,11 +28,11 @@ def list_roles(req: RestRequest) -> RoleList:
     limit = req.query_int("limit", -1)
     offset = req.query_int("offset", 0)
     roles = req.services.roles.list(req.user, identifier, offset, None if limit < 0 else limit)
-    return RoleList(roles)
+    return ItemList("RoleList", req.url("role.list"), roles)
 
 
 def create_role(req: RestRequest) -> Created[Role]:
-    identifier = req.input("RoleInput").string("identifier")
+    identifier = req.input(plain).string("identifier")
     # The reference publishes unless ``publish`` is present and not "true".
     publish = req.query.get("publish", "true").strip().lower() in ("true", "1")
     role = req.services.roles.create(req.user, identifier, publish=publish)
@@ -76,11 +78,11 @@ def delete_role_draft(req: RestRequest, roleId: int) -> NoContent:
 
 # -- policies --------------------------------------------------------------------------------------------
 def list_policies(req: RestRequest, roleId: int) -> PolicyList:
-    return PolicyList(req.services.roles.policies(req.user, roleId), req.path)
+    return ItemList("PolicyList", req.out.href(req.path), req.services.roles.policies(req.user, roleId))
 
 
 def add_policy(req: RestRequest, roleId: int) -> Created[PolicyView]:
-    struct = parse_policy_create(req.input("PolicyCreate"))
+    struct = req.input(parse_policy_create)
     role, policy = req.services.roles.add_policy(req.user, roleId, struct)
     location = req.url("policy.load", roleId=role.id, policyId=policy.id)
     return Created(location, PolicyView(policy, role.is_draft))
@@ -92,7 +94,7 @@ def load_policy(req: RestRequest, roleId: int, policyId: int) -> PolicyView:
 
 
 def update_policy(req: RestRequest, roleId: int, policyId: int) -> PolicyView:
-    limitations = parse_policy_update(req.input("PolicyUpdate"))
+    limitations = req.input(parse_policy_update)
     role, policy = req.services.roles.update_policy(req.user, roleId, policyId, limitations, req.path)
     return PolicyView(policy, role.is_draft)
 
@@ -110,7 +112,8 @@ def delete_policies(req: RestRequest, roleId: int) -> NoContent:
 def policies_of_user(req: RestRequest) -> PolicyList:
     # Without userId the reference looks up user 0: 404.
     user_id = req.query_int("userId", 0)
-    return PolicyList(req.services.role_assignments.policies_of_user(req.user, user_id), req.path)
+    policies = req.services.role_assignments.policies_of_user(req.user, user_id)
+    return ItemList("PolicyList", req.out.href(req.path), policies)
 
 
 # -- role assignments --------------------------------------------------------------------------------------
@@ -119,7 +122,7 @@ def _list(req: RestRequest, assignee: Assignee) -> RoleAssignmentList:
 
 
 def _assign(req: RestRequest, assignee: Assignee) -> RoleAssignmentList:
-    role_id, limitation = parse_role_assign(req.input("RoleAssignInput"), req.out.router)
+    role_id, limitation = req.input(parse_role_assign)
     assignments = req.services.role_assignments.assign(req.user, assignee, role_id, limitation)
     return RoleAssignmentList(assignments, assignee)
 

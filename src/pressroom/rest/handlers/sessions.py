@@ -5,6 +5,7 @@ from __future__ import annotations
 from pressroom.domain.errors import Unauthorized
 from pressroom.domain.user import Session
 from pressroom.rest.auth import clearing_cookie, csrf_token_matches, siteaccess_of
+from pressroom.rest.input.registry import plain
 from pressroom.rest.output.sessions import SessionView, Token
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Empty, NoContent, Redirect, WithHeaders
@@ -24,7 +25,7 @@ def _gone(req: RestRequest) -> Empty:
 
 
 def create_session(req: RestRequest) -> WithHeaders | Empty:
-    node = req.input("SessionInput")
+    node = req.input(plain)
     login, password = node.string("login"), node.string("password")
     current = req.session
     if current is not None:
@@ -74,7 +75,7 @@ def delete_session(req: RestRequest, sessionId: str) -> NoContent | Empty:
 
 
 def create_token(req: RestRequest) -> Token:
-    node = req.input("JWTInput")
+    node = req.input(plain)
     siteaccess = siteaccess_of(req.headers, req.settings)
     login, password = node.string("username"), node.string("password")
     user = req.services.auth.check_password(login, password, req.client, siteaccess=siteaccess)

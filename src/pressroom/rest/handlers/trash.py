@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pressroom.domain.location import TrashItem
 from pressroom.rest.input.location import destination
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.location import TrashList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -14,7 +15,7 @@ def list_trash(req: RestRequest) -> TrashList:
     offset = max(req.query_int("offset", 0), 0)
     limit = req.query_int("limit", -1)
     items = req.services.trash.list(req.user, offset, limit if limit >= 0 else None)
-    return TrashList(req.url("trash.list"), items)
+    return ItemList("Trash", req.url("trash.list"), items)
 
 
 def load_trash_item(req: RestRequest, trashItemId: int) -> TrashItem:
@@ -23,7 +24,7 @@ def load_trash_item(req: RestRequest, trashItemId: int) -> TrashItem:
 
 def restore_trash_item(req: RestRequest, trashItemId: int) -> Created[None]:
     """MOVE: back below the Destination location, or the original parent without one."""
-    found = destination(req, "location.load")
+    found = destination(req.headers.get("destination"), req.out.router, "location.load")
     restored = req.services.trash.restore(req.user, trashItemId, found[1] if found else None)
     return Created(req.url("location.load", path=restored.path))
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pressroom.domain.url_alias import UrlAlias, UrlAliasCreate, UrlWildcard, UrlWildcardCreate
 from pressroom.rest.input.content import location_id_of
+from pressroom.rest.input.registry import plain
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.url_alias import UrlAliasRefList, UrlWildcardList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent
@@ -13,15 +15,16 @@ def list_location_aliases(req: RestRequest, path: str) -> UrlAliasRefList:
     # Only the exact text "false" asks for the generated aliases; anything else lists the custom ones.
     custom = req.query.get("custom") != "false"
     entries = req.services.locations.url_aliases(req.user, path, custom=custom)
-    return UrlAliasRefList(req.url("location.url_aliases", path=path), entries)
+    return ItemList("UrlAliasRefList", req.url("location.url_aliases", path=path), entries)
 
 
 def list_global_aliases(req: RestRequest) -> UrlAliasRefList:
-    return UrlAliasRefList(req.url("url_alias.list"), req.services.url_aliases.list_global(req.user))
+    entries = req.services.url_aliases.list_global(req.user)
+    return ItemList("UrlAliasRefList", req.url("url_alias.list"), entries)
 
 
 def _alias_create(req: RestRequest) -> UrlAliasCreate:
-    node = req.input("UrlAliasCreate")
+    node = req.input(plain)
     kind = node.string("_type")
     location_id = resource = None
     if kind == "LOCATION":
@@ -53,11 +56,13 @@ def delete_alias(req: RestRequest, urlAliasId: str) -> NoContent:
 
 
 def list_wildcards(req: RestRequest) -> UrlWildcardList:
-    return UrlWildcardList(req.services.url_wildcards.list(req.user))
+    return ItemList(
+        "UrlWildcardList", req.url("url_wildcard.list"), req.services.url_wildcards.list(req.user)
+    )
 
 
 def create_wildcard(req: RestRequest) -> Created[UrlWildcard]:
-    node = req.input("UrlWildcardCreate")
+    node = req.input(plain)
     struct = UrlWildcardCreate(
         node.string("sourceUrl"), node.string("destinationUrl"), node.boolean("forward")
     )

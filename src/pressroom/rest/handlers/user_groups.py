@@ -11,6 +11,7 @@ from pressroom.rest.handlers.locations import write_at
 from pressroom.rest.handlers.users import listed_here, page, user_list
 from pressroom.rest.input.location import destination
 from pressroom.rest.input.users import parse_user_create, parse_user_group_create, parse_user_group_update
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.users import UserGroupList, UserGroupRefList, UserList, UserRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import Created, NoContent, Redirect
@@ -20,7 +21,9 @@ from pressroom.services.user_content import ROOT_USER_GROUP_PATH
 def _group_list(req: RestRequest, groups: list[Location]) -> UserGroupList | UserGroupRefList:
     """Full groups when Accept asks for UserGroupList, references otherwise."""
     if req.wants("UserGroupList"):
-        return UserGroupList(listed_here(req), req.services.user_groups.load_many(req.user, groups))
+        return ItemList(
+            "UserGroupList", listed_here(req), req.services.user_groups.load_many(req.user, groups)
+        )
     return UserGroupRefList(listed_here(req), groups)
 
 
@@ -50,11 +53,11 @@ def _created(req: RestRequest, group: UserGroup) -> Created[UserGroup]:
 
 
 def create_root_subgroup(req: RestRequest) -> Created[UserGroup]:
-    return _created(req, req.services.user_groups.create(req.user, None, parse_user_group_create(req)))
+    return _created(req, req.services.user_groups.create(req.user, None, req.input(parse_user_group_create)))
 
 
 def create_subgroup(req: RestRequest, path: str) -> Created[UserGroup]:
-    struct = parse_user_group_create(req)
+    struct = req.input(parse_user_group_create)
     return _created(
         req, write_at(req, path, lambda at: req.services.user_groups.create(req.user, at, struct))
     )
@@ -65,13 +68,13 @@ def load_group(req: RestRequest, path: str) -> UserGroup:
 
 
 def update_group(req: RestRequest, path: str) -> UserGroup:
-    struct = parse_user_group_update(req)
+    struct = req.input(parse_user_group_update)
     return write_at(req, path, lambda at: req.services.user_groups.update(req.user, at, struct, req.if_match))
 
 
 def move_group(req: RestRequest, path: str) -> Created[None]:
     """MOVE below the group the ``Destination`` header names: 201 with the group's new href."""
-    found = destination(req, "user_group.load")
+    found = destination(req.headers.get("destination"), req.out.router, "user_group.load")
     if found is None:
         raise BadRequest("The Destination header is missing; it must be a user group href")
     moved = write_at(req, path, lambda at: req.services.user_groups.move(req.user, at, found[1]))
@@ -92,6 +95,6 @@ def list_users(req: RestRequest, path: str) -> UserList | UserRefList:
 
 
 def create_user(req: RestRequest, path: str) -> Created[UserContent]:
-    struct = parse_user_create(req)
+    struct = req.input(parse_user_create)
     user = write_at(req, path, lambda at: req.services.users.create(req.user, at, struct))
     return Created(req.url("user.load", userId=user.account.id), user)

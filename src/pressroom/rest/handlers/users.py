@@ -6,6 +6,7 @@ from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.location import Location
 from pressroom.domain.user import User, UserContent
 from pressroom.rest.input.users import parse_group_reference, parse_user_update
+from pressroom.rest.output.lists import ItemList
 from pressroom.rest.output.users import UserDrafts, UserGroupRefList, UserList, UserRefList
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import NoContent
@@ -30,8 +31,8 @@ def listed_here(req: RestRequest) -> str:
 def user_list(req: RestRequest, users: list[User]) -> UserList | UserRefList:
     """Full users when Accept asks for UserList, references otherwise."""
     if req.wants("UserList"):
-        return UserList(listed_here(req), req.services.users.load_many(req.user, users))
-    return UserRefList(listed_here(req), users)
+        return UserList("UserList", listed_here(req), req.services.users.load_many(req.user, users))
+    return UserRefList("UserRefList", listed_here(req), users)
 
 
 def list_users(req: RestRequest) -> UserList | UserRefList:
@@ -54,7 +55,7 @@ def load_user(req: RestRequest, userId: int) -> UserContent:
 
 
 def update_user(req: RestRequest, userId: int) -> UserContent:
-    return req.services.users.update(req.user, userId, parse_user_update(req), req.if_match)
+    return req.services.users.update(req.user, userId, req.input(parse_user_update), req.if_match)
 
 
 def delete_user(req: RestRequest, userId: int) -> NoContent:
@@ -80,4 +81,6 @@ def unassign_group(req: RestRequest, userId: int, groupId: int) -> UserGroupRefL
 
 
 def list_drafts(req: RestRequest, userId: int) -> UserDrafts:
-    return UserDrafts(req.url("user.drafts", userId=userId), req.services.users.drafts(req.user, userId))
+    return ItemList(
+        "VersionList", req.url("user.drafts", userId=userId), req.services.users.drafts(req.user, userId)
+    )

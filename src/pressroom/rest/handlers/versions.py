@@ -20,13 +20,15 @@ def list_versions(req: RestRequest, contentId: int) -> VersionList:
 
 
 def load_version(req: RestRequest, contentId: int, versionNo: int) -> Version:
-    return req.services.versions.load(req.user, contentId, versionNo, parse_languages(req))
+    return req.services.versions.load(
+        req.user, contentId, versionNo, parse_languages(req.query.get("languages"))
+    )
 
 
 def update_version(req: RestRequest, contentId: int, versionNo: int) -> Version:
-    struct = parse_version_update(req)
+    struct = req.input(parse_version_update)
     return req.services.versions.update(
-        req.user, contentId, versionNo, struct, req.if_match, parse_languages(req)
+        req.user, contentId, versionNo, struct, req.if_match, parse_languages(req.query.get("languages"))
     )
 
 
@@ -61,7 +63,7 @@ def list_relations(req: RestRequest, contentId: int, versionNo: int) -> Relation
 
 
 def create_relation(req: RestRequest, contentId: int, versionNo: int) -> Created[Relation]:
-    relation = req.services.relations.create(req.user, contentId, versionNo, parse_relation_create(req))
+    relation = req.services.relations.create(req.user, contentId, versionNo, req.input(parse_relation_create))
     location = req.url("relation.load", contentId=contentId, versionNo=versionNo, relationId=relation.id)
     return Created(location, relation)
 

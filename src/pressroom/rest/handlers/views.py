@@ -10,17 +10,14 @@ from __future__ import annotations
 from typing import NoReturn
 
 from pressroom.domain.errors import NotImplementedHere
-from pressroom.rest.input.view import parse_view_input
-from pressroom.rest.media import parse_media_type
+from pressroom.rest.input.view import view_input
 from pressroom.rest.output.view import View
 from pressroom.rest.request import RestRequest
 from pressroom.rest.responses import WithHeaders
 
 
 def _run(req: RestRequest) -> View:
-    node = req.input("ViewInput")
-    media = parse_media_type(req.headers.get("content-type", ""))
-    request = parse_view_input(node, media.version if media is not None else None)
+    request = req.input(view_input)
     search = req.services.search
     if request.locations:
         return View(request.identifier, search.find_locations(req.user, request.query))

@@ -13,8 +13,8 @@ from pressroom.domain.fieldtypes.timeparse import parse_time_string
 from pressroom.domain.integers import MAX_ID, parse_int
 from pressroom.domain.location import LocationCreate
 from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.input.registry import Hrefs, Refs, parses
 from pressroom.rest.media import strip_prefix
-from pressroom.rest.request import RestRequest
 
 _USER = re.compile(r"^/user/users/([0-9]{1,10})/?$")
 
@@ -27,29 +27,29 @@ def user_id_of(href: str, what: str) -> int:
     return int(match.group(1))
 
 
-def opt_section_id(req: RestRequest, node: Node) -> int | None:
+def opt_section_id(refs: Hrefs, node: Node) -> int | None:
     """The section id of an optional ``Section`` reference."""
     section = node.opt_href("Section")
     if section is None:
         return None
-    return int(req.parse_href(section, "section.load", what="Section")["sectionId"])
+    return int(refs.parse_href(section, "section.load", what="Section")["sectionId"])
 
 
-def opt_type_id(req: RestRequest, node: Node) -> int | None:
+def opt_type_id(refs: Hrefs, node: Node) -> int | None:
     """The content type id of an optional ``ContentType`` reference."""
     href = node.opt_href("ContentType")
     if href is None:
         return None
-    return int(req.parse_href(href, "content_type.load", what="ContentType")["typeId"])
+    return int(refs.parse_href(href, "content_type.load", what="ContentType")["typeId"])
 
 
-def location_id_of(req: RestRequest, href: str, what: str) -> int:
-    path: str = req.parse_href(href, "location.load", what=what)["path"]
+def location_id_of(refs: Hrefs, href: str, what: str) -> int:
+    path: str = refs.parse_href(href, "location.load", what=what)["path"]
     return int(path.rsplit("/", 1)[-1])
 
 
-def content_id_of(req: RestRequest, href: str, what: str) -> int:
-    return int(req.parse_href(href, "content.load", what=what)["contentId"])
+def content_id_of(refs: Hrefs, href: str, what: str) -> int:
+    return int(refs.parse_href(href, "content.load", what=what)["contentId"])
 
 
 def _date(node: Node, key: str) -> datetime | None:
@@ -75,9 +75,10 @@ def choice(node: Node, key: str, allowed: dict[str, int]) -> str | None:
     return value.upper()
 
 
-def parse_location_create(req: RestRequest, node: Node) -> LocationCreate:
+@parses("LocationCreate")
+def parse_location_create(node: Node, refs: Refs) -> LocationCreate:
     return LocationCreate(
-        parent_id=location_id_of(req, node.href("ParentLocation"), f"{node.where}.ParentLocation"),
+        parent_id=location_id_of(refs, node.href("ParentLocation"), f"{node.where}.ParentLocation"),
         priority=node.opt_integer("priority") or 0,
         hidden=bool(node.opt_boolean("hidden")),
         remote_id=node.opt_string("remoteId") or None,
@@ -99,20 +100,20 @@ def field_inputs(node: Node) -> tuple[FieldInput, ...]:
     return tuple(fields)
 
 
-def parse_content_create(req: RestRequest) -> ContentCreate:
-    node = req.input("ContentCreate")
+@parses("ContentCreate")
+def parse_content_create(node: Node, refs: Refs) -> ContentCreate:
     type_href = node.href("ContentType")
     locations = tuple(
-        parse_location_create(req, Node(item, f"{node.where}.LocationCreate"))
+        parse_location_create(Node(item, f"{node.where}.LocationCreate"), refs)
         for item in as_list(node.data.get("LocationCreate"))
     )
     owner = node.opt_href("User") or node.opt_href("Owner")
     return ContentCreate(
-        content_type_id=int(req.parse_href(type_href, "content_type.load", what="ContentType")["typeId"]),
+        content_type_id=int(refs.parse_href(type_href, "content_type.load", what="ContentType")["typeId"]),
         main_language_code=node.string("mainLanguageCode"),
         fields=field_inputs(node),
         locations=locations,
-        section_id=opt_section_id(req, node),
+        section_id=opt_section_id(refs, node),
         owner_id=user_id_of(owner, "User") if owner else None,
         remote_id=node.opt_string("remoteId") or None,
         always_available=node.opt_boolean("alwaysAvailable"),
@@ -120,14 +121,14 @@ def parse_content_create(req: RestRequest) -> ContentCreate:
     )
 
 
-def parse_content_update(req: RestRequest) -> ContentUpdate:
-    node = req.input("ContentUpdate")
+@parses("ContentUpdate")
+def parse_content_update(node: Node, refs: Refs) -> ContentUpdate:
     owner = node.opt_href("Owner")
     main_location = node.opt_href("MainLocation")
     return ContentUpdate(
         main_language_code=node.opt_string("mainLanguageCode") or None,
-        section_id=opt_section_id(req, node),
-        main_location_id=location_id_of(req, main_location, "MainLocation") if main_location else None,
+        section_id=opt_section_id(refs, node),
+        main_location_id=location_id_of(refs, main_location, "MainLocation") if main_location else None,
         owner_id=user_id_of(owner, "Owner") if owner else None,
         always_available=node.opt_boolean("alwaysAvailable"),
         remote_id=node.opt_string("remoteId") or None,
@@ -136,8 +137,8 @@ def parse_content_update(req: RestRequest) -> ContentUpdate:
     )
 
 
-def parse_version_update(req: RestRequest) -> VersionUpdate:
-    node = req.input("VersionUpdate")
+@parses("VersionUpdate")
+def parse_version_update(node: Node, _refs: Refs) -> VersionUpdate:
     return VersionUpdate(
         fields=field_inputs(node),
         initial_language_code=node.opt_string("initialLanguageCode") or None,
@@ -145,15 +146,15 @@ def parse_version_update(req: RestRequest) -> VersionUpdate:
     )
 
 
-def parse_relation_create(req: RestRequest) -> int:
+@parses("RelationCreate")
+def parse_relation_create(node: Node, refs: Refs) -> int:
     """The destination content id of a RelationCreate."""
-    node = req.input("RelationCreate")
-    return content_id_of(req, node.href("Destination"), "Destination")
+    return content_id_of(refs, node.href("Destination"), "Destination")
 
 
-def parse_destination(req: RestRequest) -> int:
+def parse_destination(header: str | None) -> int:
     """COPY content: the ``Destination`` header's last path segment is the parent location id."""
-    return last_id(req.headers.get("destination"), "The Destination header must be a parent location href")
+    return last_id(header, "The Destination header must be a parent location href")
 
 
 def last_id(raw: str | None, problem: str) -> int:
@@ -165,7 +166,6 @@ def last_id(raw: str | None, problem: str) -> int:
     return last
 
 
-def parse_languages(req: RestRequest) -> tuple[str, ...]:
+def parse_languages(raw: str | None) -> tuple[str, ...]:
     """``?languages=eng-GB,ger-DE``."""
-    raw = req.query.get("languages") or ""
-    return tuple(code.strip() for code in raw.split(",") if code.strip())
+    return tuple(code.strip() for code in (raw or "").split(",") if code.strip())

@@ -28,6 +28,7 @@ from pressroom.domain.content_type_query import (
 )
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.input.registry import Refs, parses
 
 CRITERIA = {
     "ContentTypeId": TYPE_ID,
@@ -41,7 +42,8 @@ DIRECTIONS = {"ascending": False, "asc": False, "descending": True, "desc": True
 _ID = re.compile(r"[0-9]{1,18}")
 
 
-def parse_content_type_view(node: Node) -> ContentTypeQuery:
+@parses("ContentTypeViewInput")
+def parse_content_type_view(node: Node, _refs: Refs) -> ContentTypeQuery:
     query = node.opt_child("ContentTypeQuery") or Node({}, f"{node.where}.ContentTypeQuery")
     conditions: list[TypeCondition] = []
     for key in ("Filter", "Query"):

@@ -8,6 +8,7 @@ from typing import Any
 from pressroom.domain.content_type import ContentTypeInput, FieldDefinitionInput
 from pressroom.domain.errors import BadRequest
 from pressroom.rest.input.node import Node
+from pressroom.rest.input.registry import Refs, parses
 
 EMPTY: tuple[object, ...] = (None, "", [])
 
@@ -39,7 +40,12 @@ def _date(node: Node, key: str) -> datetime | None:
     return moment.astimezone(UTC).replace(microsecond=0)
 
 
-def parse_field_definition(node: Node) -> FieldDefinitionInput:
+@parses("FieldDefinitionCreate", "FieldDefinitionUpdate")
+def parse_field_definition(node: Node, _refs: Refs) -> FieldDefinitionInput:
+    return _field_definition(node)
+
+
+def _field_definition(node: Node) -> FieldDefinitionInput:
     """FieldDefinitionCreate / FieldDefinitionUpdate; absent keys are None (left unchanged on update)."""
     return FieldDefinitionInput(
         identifier=node.opt_string("identifier"),
@@ -60,13 +66,23 @@ def parse_field_definition(node: Node) -> FieldDefinitionInput:
     )
 
 
-def parse_content_type(node: Node, *, create: bool) -> ContentTypeInput:
+@parses("ContentTypeCreate")
+def parse_content_type_create(node: Node, _refs: Refs) -> ContentTypeInput:
+    return _content_type(node, create=True)
+
+
+@parses("ContentTypeUpdate")
+def parse_content_type_update(node: Node, _refs: Refs) -> ContentTypeInput:
+    return _content_type(node, create=False)
+
+
+def _content_type(node: Node, *, create: bool) -> ContentTypeInput:
     """ContentTypeCreate (identifier required, FieldDefinitions read) or ContentTypeUpdate."""
     definitions: tuple[FieldDefinitionInput, ...] = ()
     if create:
         node.string("identifier")
         definitions = tuple(
-            parse_field_definition(item) for item in node.items("FieldDefinitions", "FieldDefinition")
+            _field_definition(item) for item in node.items("FieldDefinitions", "FieldDefinition")
         )
     return ContentTypeInput(
         identifier=node.opt_string("identifier"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.role import Limitation, PolicyCreate
 from pressroom.rest.input.node import Node, as_list
-from pressroom.rest.routing import Router
+from pressroom.rest.input.registry import Refs, parses
 
 
 def _values(node: Node) -> tuple[str, ...]:
@@ -36,18 +36,20 @@ def parse_limitations(node: Node) -> tuple[Limitation, ...]:
     )
 
 
-def parse_policy_create(node: Node) -> PolicyCreate:
+@parses("PolicyCreate")
+def parse_policy_create(node: Node, _refs: Refs) -> PolicyCreate:
     return PolicyCreate(node.string("module"), node.string("function"), parse_limitations(node))
 
 
-def parse_policy_update(node: Node) -> tuple[Limitation, ...]:
+@parses("PolicyUpdate")
+def parse_policy_update(node: Node, _refs: Refs) -> tuple[Limitation, ...]:
     return parse_limitations(node)
 
 
-def parse_role_assign(node: Node, router: Router) -> tuple[int, Limitation | None]:
+@parses("RoleAssignInput")
+def parse_role_assign(node: Node, refs: Refs) -> tuple[int, Limitation | None]:
     """The role id and the optional Section or Subtree limitation, whose values are hrefs here."""
-    _, params = router.parse_href(node.href("Role"), "role.load", what="Role href")
-    role_id: int = params["roleId"]
+    role_id: int = refs.parse_href(node.href("Role"), "role.load", what="Role href")["roleId"]
     raw = node.data.get("limitation")
     if raw in (None, ""):
         return role_id, None
@@ -59,11 +61,11 @@ def parse_role_assign(node: Node, router: Router) -> tuple[int, Limitation | Non
     values = []
     for href in _values(limitation):
         if identifier == "Section":
-            values.append(str(router.parse_href(href, "section.load", what="Section href")[1]["sectionId"]))
+            values.append(str(refs.parse_href(href, "section.load", what="Section href")["sectionId"]))
         elif identifier == "Subtree":
             if not href.endswith("/"):
                 raise BadRequest(f"A Subtree limitation href must end with '/', got '{href}'")
-            path = router.parse_href(href, "location.load", what="Subtree href")[1]["path"]
+            path = refs.parse_href(href, "location.load", what="Subtree href")["path"]
             values.append(f"/{path}/")
         else:
             raise BadRequest(f"A role assignment takes a Section or Subtree limitation, not '{identifier}'")

@@ -6,33 +6,28 @@ from pressroom.domain.errors import BadRequest
 from pressroom.domain.user import ContentParts, UserCreate, UserGroupCreate, UserUpdate
 from pressroom.rest.input.content import field_inputs, last_id, opt_section_id, opt_type_id
 from pressroom.rest.input.node import Node
-from pressroom.rest.request import RestRequest
+from pressroom.rest.input.registry import Refs, parses
 
 
-def _required_fields(node: Node) -> None:
+def _created(node: Node, refs: Refs) -> ContentParts:
+    """The content parts a user or group create share (fields required)."""
     if node.data.get("fields") is None:
         raise BadRequest(f"Missing 'fields' element for {node.where}.")
+    return _parts(refs, node, node.string("mainLanguageCode"))
 
 
-def _created(req: RestRequest, name: str) -> tuple[Node, ContentParts]:
-    """The body of a user or group create, and the content parts both share (fields required)."""
-    node = req.input(name)
-    if node.data.get("fields") is None:
-        raise BadRequest(f"Missing 'fields' element for {node.where}.")
-    return node, _parts(req, node, node.string("mainLanguageCode"))
-
-
-def _parts(req: RestRequest, node: Node, main_language_code: str | None) -> ContentParts:
+def _parts(refs: Refs, node: Node, main_language_code: str | None) -> ContentParts:
     return ContentParts(
         main_language_code=main_language_code,
         fields=field_inputs(node),
-        section_id=opt_section_id(req, node),
+        section_id=opt_section_id(refs, node),
         remote_id=node.opt_string("remoteId") or None,
     )
 
 
-def parse_user_create(req: RestRequest) -> UserCreate:
-    node, parts = _created(req, "UserCreate")
+@parses("UserCreate")
+def parse_user_create(node: Node, refs: Refs) -> UserCreate:
+    parts = _created(node, refs)
     enabled = node.opt_boolean("enabled")
     return UserCreate(
         login=node.string("login"),
@@ -40,30 +35,31 @@ def parse_user_create(req: RestRequest) -> UserCreate:
         password=node.string("password"),
         enabled=True if enabled is None else enabled,
         max_login=node.opt_integer("maxLogin"),
-        content_type_id=opt_type_id(req, node),
+        content_type_id=opt_type_id(refs, node),
         parts=parts,
     )
 
 
-def parse_user_update(req: RestRequest) -> UserUpdate:
-    node = req.input("UserUpdate")
+@parses("UserUpdate")
+def parse_user_update(node: Node, refs: Refs) -> UserUpdate:
     return UserUpdate(
         email=node.opt_string("email"),
         password=node.opt_string("password") or None,
         enabled=node.opt_boolean("enabled"),
         max_login=node.opt_integer("maxLogin"),
-        parts=_parts(req, node, node.opt_string("mainLanguageCode") or None),
+        parts=_parts(refs, node, node.opt_string("mainLanguageCode") or None),
     )
 
 
-def parse_user_group_create(req: RestRequest) -> UserGroupCreate:
-    node, parts = _created(req, "UserGroupCreate")
-    return UserGroupCreate(content_type_id=opt_type_id(req, node), parts=parts)
+@parses("UserGroupCreate")
+def parse_user_group_create(node: Node, refs: Refs) -> UserGroupCreate:
+    parts = _created(node, refs)
+    return UserGroupCreate(content_type_id=opt_type_id(refs, node), parts=parts)
 
 
-def parse_user_group_update(req: RestRequest) -> ContentParts:
-    node = req.input("UserGroupUpdate")
-    return _parts(req, node, node.opt_string("mainLanguageCode") or None)
+@parses("UserGroupUpdate")
+def parse_user_group_update(node: Node, refs: Refs) -> ContentParts:
+    return _parts(refs, node, node.opt_string("mainLanguageCode") or None)
 
 
 def parse_group_reference(raw: str | None, what: str) -> int:

@@ -23,6 +23,7 @@ from pressroom.domain.search import SearchQuery, SortClause, SortKey
 from pressroom.rest.input.aggregations import parse_aggregations
 from pressroom.rest.input.criteria import parse_criteria
 from pressroom.rest.input.node import Node, as_list
+from pressroom.rest.input.registry import Refs, parses
 
 DEFAULT_LIMIT = 25
 # Each sort clause is an ORDER BY term evaluated for every match (a Field clause: sub-queries per
@@ -55,6 +56,12 @@ class ViewRequest:
     identifier: str
     locations: bool
     query: SearchQuery
+
+
+@parses("ViewInput")
+def view_input(node: Node, refs: Refs) -> ViewRequest:
+    """A ViewInput, read as the version its Content-Type names."""
+    return parse_view_input(node, refs.version)
 
 
 def parse_view_input(node: Node, version: str | None) -> ViewRequest:

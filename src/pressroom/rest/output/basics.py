@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.country import Country
 from pressroom.domain.language import Language
 from pressroom.domain.section import Section
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
 
 
 @dataclass(frozen=True, slots=True)
 class Root:
     pass
-
-
-@dataclass(frozen=True, slots=True)
-class SectionList:
-    sections: list[Section]
-
-
-@dataclass(frozen=True, slots=True)
-class LanguageList:
-    languages: list[Language]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +77,8 @@ def visit_section(out: Out, section: Section) -> Representation:
     return Representation.single("Section", section_body(out, section), section, patch="SectionInput")
 
 
-@visits(SectionList, "SectionList")
-def visit_section_list(out: Out, value: SectionList) -> Representation:
-    body = {
-        "_media-type": out.media("SectionList"),
-        "_href": out.url("section.list"),
-        "Section": [section_body(out, s) for s in value.sections],
-    }
-    return Representation.single("SectionList", body, value.sections)
+SectionList = ItemList[Literal["SectionList"], Section]
+list_kind("SectionList", "Section", section_body, tagged=True)
 
 
 def language_body(out: Out, language: Language) -> dict[str, Any]:
@@ -111,14 +96,8 @@ def visit_language(out: Out, language: Language) -> Representation:
     return Representation.single("Language", language_body(out, language), language)
 
 
-@visits(LanguageList, "LanguageList")
-def visit_language_list(out: Out, value: LanguageList) -> Representation:
-    body = {
-        "_media-type": out.media("LanguageList"),
-        "_href": out.url("language.list"),
-        "Language": [language_body(out, lang) for lang in value.languages],
-    }
-    return Representation("LanguageList", "LanguageList", body)
+LanguageList = ItemList[Literal["LanguageList"], Language]
+list_kind("LanguageList", "Language", language_body)
 
 
 @visits(CountryList, "CountryList")

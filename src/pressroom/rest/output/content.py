@@ -10,6 +10,7 @@ from typing import Any
 from pressroom.domain.content import ContentInfo, Relation, Version, VersionInfo, relation_type_names
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.tags import value_tag
+from pressroom.rest.output.lists import ItemList, list_kind, visit_item_list
 from pressroom.rest.output.visitor import Out, Representation, translated, visits
 from pressroom.rest.output.wire import RestWireContext
 from pressroom.rest.output.writers import Hash
@@ -177,26 +178,22 @@ def visit_version(out: Out, value: Version) -> Representation:
     return Representation.single("Version", version_body(out, value), value, patch="VersionUpdate")
 
 
-def version_list_body(out: Out, href: str, items: list[tuple[ContentInfo, VersionInfo]]) -> dict[str, Any]:
-    """A VersionList of versions of one or several items (a user's drafts span items)."""
+def version_item_body(out: Out, item: tuple[ContentInfo, VersionInfo]) -> dict[str, Any]:
+    """An item of a VersionList, which may list versions of several items (a user's drafts)."""
+    info, version = item
     return {
-        "_media-type": out.media("VersionList"),
-        "_href": href,
-        "VersionItem": [
-            {
-                "Version": out.ref("Version", "version.load", contentId=info.id, versionNo=v.version_no),
-                "VersionInfo": version_info_body(out, info, v),
-            }
-            for info, v in items
-        ],
+        "Version": out.ref("Version", "version.load", contentId=info.id, versionNo=version.version_no),
+        "VersionInfo": version_info_body(out, info, version),
     }
+
+
+list_kind("VersionList", "VersionItem", version_item_body)
 
 
 @visits(VersionList, "VersionList")
 def visit_version_list(out: Out, value: VersionList) -> Representation:
     href = out.url("version.list", contentId=value.content.id)
-    body = version_list_body(out, href, [(value.content, v) for v in value.versions])
-    return Representation("VersionList", "VersionList", body)
+    return visit_item_list(out, ItemList("VersionList", href, [(value.content, v) for v in value.versions]))
 
 
 def relation_body(out: Out, relation: Relation) -> dict[str, Any]:

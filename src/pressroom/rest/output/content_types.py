@@ -4,21 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.content_type import DRAFT, ContentType, ContentTypeGroup, FieldDefinition
 from pressroom.domain.errors import InvalidArgument
 from pressroom.domain.fieldtypes.base import FieldType
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.tags import value_tag
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, translated, visits
 from pressroom.rest.output.wire import RestWireContext
-from pressroom.rest.output.writers import Hash, Items
-
-
-@dataclass(frozen=True, slots=True)
-class ContentTypeGroupList:
-    groups: list[ContentTypeGroup]
+from pressroom.rest.output.writers import Hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,20 +22,6 @@ class ContentTypeInfo:
     """A content type without its field definitions."""
 
     content_type: ContentType
-
-
-@dataclass(frozen=True, slots=True)
-class ContentTypeList:
-    """Full content types; ``path`` is the listed resource below the prefix."""
-
-    content_types: list[ContentType]
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
-class ContentTypeInfoList:
-    content_types: list[ContentType]
-    path: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,14 +73,8 @@ def visit_group(out: Out, group: ContentTypeGroup) -> Representation:
     )
 
 
-@visits(ContentTypeGroupList, "ContentTypeGroupList")
-def visit_group_list(out: Out, value: ContentTypeGroupList) -> Representation:
-    body = {
-        "_media-type": out.media("ContentTypeGroupList"),
-        "_href": out.url("content_type_group.list"),
-        "ContentTypeGroup": [group_body(out, g) for g in value.groups],
-    }
-    return Representation("ContentTypeGroupList", "ContentTypeGroupList", body)
+ContentTypeGroupList = ItemList[Literal["ContentTypeGroupList"], ContentTypeGroup]
+list_kind("ContentTypeGroupList", "ContentTypeGroup", group_body)
 
 
 def _field_type(identifier: str) -> FieldType | None:
@@ -215,25 +191,18 @@ def visit_content_type_info(out: Out, value: ContentTypeInfo) -> Representation:
     return _type_representation(out, value.content_type, full=False)
 
 
-@visits(ContentTypeList, "ContentTypeList")
-def visit_content_type_list(out: Out, value: ContentTypeList) -> Representation:
-    body = {
-        "_media-type": out.media("ContentTypeList"),
-        "_href": out.href(value.path),
-        "ContentType": [content_type_body(out, t, full=True) for t in value.content_types],
-    }
-    return Representation("ContentTypeList", "ContentTypeList", body)
+def _full_type_body(out: Out, content_type: ContentType) -> dict[str, Any]:
+    return content_type_body(out, content_type, full=True)
 
 
-@visits(ContentTypeInfoList, "ContentTypeInfoList")
-def visit_content_type_info_list(out: Out, value: ContentTypeInfoList) -> Representation:
-    items = [content_type_body(out, t, full=False) for t in value.content_types]
-    body = {
-        "_media-type": out.media("ContentTypeInfoList"),
-        "_href": out.href(value.path),
-        "ContentType": Items("ContentTypeInfo", items),
-    }
-    return Representation("ContentTypeInfoList", "ContentTypeInfoList", body)
+def _type_info_body(out: Out, content_type: ContentType) -> dict[str, Any]:
+    return content_type_body(out, content_type, full=False)
+
+
+ContentTypeList = ItemList[Literal["ContentTypeList"], ContentType]
+ContentTypeInfoList = ItemList[Literal["ContentTypeInfoList"], ContentType]
+list_kind("ContentTypeList", "ContentType", _full_type_body)
+list_kind("ContentTypeInfoList", "ContentType", _type_info_body, xml_element="ContentTypeInfo")
 
 
 @visits(ContentTypeGroupRefList, "ContentTypeGroupRefList")

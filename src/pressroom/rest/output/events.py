@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.event import Delivery, Webhook
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
 
 
@@ -15,17 +16,6 @@ class NewWebhook:
     """A subscription just created: the only answer that shows its secret."""
 
     webhook: Webhook
-
-
-@dataclass(frozen=True, slots=True)
-class WebhookList:
-    webhooks: list[Webhook]
-
-
-@dataclass(frozen=True, slots=True)
-class DeliveryList:
-    webhook_id: int
-    deliveries: list[Delivery]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,14 +63,8 @@ def visit_new_webhook(out: Out, value: NewWebhook) -> Representation:
     return Representation.single("Webhook", body, value.webhook, patch="WebhookInput")
 
 
-@visits(WebhookList, "WebhookList")
-def visit_webhook_list(out: Out, value: WebhookList) -> Representation:
-    body = {
-        "_media-type": out.media("WebhookList"),
-        "_href": out.url("webhook.list"),
-        "Webhook": [webhook_body(out, webhook) for webhook in value.webhooks],
-    }
-    return Representation.single("WebhookList", body, value.webhooks)
+WebhookList = ItemList[Literal["WebhookList"], Webhook]
+list_kind("WebhookList", "Webhook", webhook_body, tagged=True)
 
 
 def delivery_body(out: Out, delivery: Delivery) -> dict[str, Any]:
@@ -103,14 +87,8 @@ def visit_delivery(out: Out, delivery: Delivery) -> Representation:
     return Representation.single("WebhookDelivery", delivery_body(out, delivery), delivery)
 
 
-@visits(DeliveryList, "WebhookDeliveryList")
-def visit_delivery_list(out: Out, value: DeliveryList) -> Representation:
-    body = {
-        "_media-type": out.media("WebhookDeliveryList"),
-        "_href": out.url("webhook.deliveries", webhookId=value.webhook_id),
-        "WebhookDelivery": [delivery_body(out, delivery) for delivery in value.deliveries],
-    }
-    return Representation.single("WebhookDeliveryList", body, value.deliveries)
+DeliveryList = ItemList[Literal["WebhookDeliveryList"], Delivery]
+list_kind("WebhookDeliveryList", "WebhookDelivery", delivery_body, tagged=True)
 
 
 @visits(WebhookTest, "WebhookTest")

@@ -2,35 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.location import Location, TrashItem
 from pressroom.rest.output.content import content_body, content_ref
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
-
-
-@dataclass(frozen=True, slots=True)
-class LocationRefList:
-    """References to locations; ``href`` is the listed resource (with prefix)."""
-
-    href: str
-    locations: list[Location]
-
-
-@dataclass(frozen=True, slots=True)
-class LocationObjects:
-    """The ``Locations`` representation of a list: whole Location objects instead of references."""
-
-    href: str
-    locations: list[Location]
-
-
-@dataclass(frozen=True, slots=True)
-class TrashList:
-    href: str
-    items: list[TrashItem]
-
 
 # A trash item is a location without the keys that only a location in the tree has (shapes §11).
 _NOT_IN_TRASH = frozenset({"Children", "UrlAliases", "explicitlyHidden"})
@@ -80,21 +57,11 @@ def visit_location(out: Out, value: Location) -> Representation:
     return Representation.single("Location", location_body(out, value), value, patch="LocationUpdate")
 
 
-def _location_list(out: Out, name: str, href: str, items: list[dict[str, Any]]) -> Representation:
-    body = {"_media-type": out.media(name), "_href": href, "Location": items}
-    return Representation(name, name, body)
-
-
-@visits(LocationRefList, "LocationList")
-def visit_location_list(out: Out, value: LocationRefList) -> Representation:
-    return _location_list(
-        out, "LocationList", value.href, [location_ref(out, loc) for loc in value.locations]
-    )
-
-
-@visits(LocationObjects, "Locations")
-def visit_location_objects(out: Out, value: LocationObjects) -> Representation:
-    return _location_list(out, "Locations", value.href, [location_body(out, loc) for loc in value.locations])
+# References to locations, or (the ``Locations`` representation) whole Location objects.
+LocationRefList = ItemList[Literal["LocationList"], Location]
+LocationObjects = ItemList[Literal["Locations"], Location]
+list_kind("LocationList", "Location", location_ref)
+list_kind("Locations", "Location", location_body)
 
 
 def trash_item_body(out: Out, item: TrashItem) -> dict[str, Any]:
@@ -109,11 +76,5 @@ def visit_trash_item(out: Out, value: TrashItem) -> Representation:
     return Representation.single("TrashItem", trash_item_body(out, value), value)
 
 
-@visits(TrashList, "Trash")
-def visit_trash(out: Out, value: TrashList) -> Representation:
-    body = {
-        "_media-type": out.media("Trash"),
-        "_href": value.href,
-        "TrashItem": [trash_item_body(out, item) for item in value.items],
-    }
-    return Representation("Trash", "Trash", body)
+TrashList = ItemList[Literal["Trash"], TrashItem]
+list_kind("Trash", "TrashItem", trash_item_body)

@@ -3,21 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.object_state import ObjectState, ObjectStateGroup
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, translated, visits
-
-
-@dataclass(frozen=True, slots=True)
-class ObjectStateGroupList:
-    groups: list[ObjectStateGroup]
-
-
-@dataclass(frozen=True, slots=True)
-class ObjectStateList:
-    group_id: int
-    states: list[ObjectState]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,24 +58,10 @@ def visit_state(out: Out, state: ObjectState) -> Representation:
     return Representation.single("ObjectState", state_body(out, state), state, "ObjectStateUpdate")
 
 
-@visits(ObjectStateGroupList, "ObjectStateGroupList")
-def visit_group_list(out: Out, value: ObjectStateGroupList) -> Representation:
-    body = {
-        "_media-type": out.media("ObjectStateGroupList"),
-        "_href": out.url("object_state_group.list"),
-        "ObjectStateGroup": [group_body(out, group) for group in value.groups],
-    }
-    return Representation("ObjectStateGroupList", "ObjectStateGroupList", body)
-
-
-@visits(ObjectStateList, "ObjectStateList")
-def visit_state_list(out: Out, value: ObjectStateList) -> Representation:
-    body = {
-        "_media-type": out.media("ObjectStateList"),
-        "_href": out.url("object_state.list", groupId=value.group_id),
-        "ObjectState": [state_body(out, state) for state in value.states],
-    }
-    return Representation("ObjectStateList", "ObjectStateList", body)
+ObjectStateGroupList = ItemList[Literal["ObjectStateGroupList"], ObjectStateGroup]
+ObjectStateList = ItemList[Literal["ObjectStateList"], ObjectState]
+list_kind("ObjectStateGroupList", "ObjectStateGroup", group_body)
+list_kind("ObjectStateList", "ObjectState", state_body)
 
 
 @visits(ContentObjectStates, "ContentObjectStates")

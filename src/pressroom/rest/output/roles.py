@@ -4,27 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.role import Assignee, Limitation, Policy, Role, RoleAssignment
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
-
-
-@dataclass(frozen=True, slots=True)
-class RoleList:
-    roles: list[Role]
 
 
 @dataclass(frozen=True, slots=True)
 class PolicyView:
     policy: Policy
     draft: bool  # the policy of a role draft: Content-Type PolicyDraft
-
-
-@dataclass(frozen=True, slots=True)
-class PolicyList:
-    policies: list[Policy]
-    path: str  # the request path, without the prefix
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +46,8 @@ def visit_role(out: Out, role: Role) -> Representation:
     return Representation("Role", name, single.body, single.accept_patch, single.etag)
 
 
-@visits(RoleList, "RoleList")
-def visit_role_list(out: Out, value: RoleList) -> Representation:
-    body = {
-        "_media-type": out.media("RoleList"),
-        "_href": out.url("role.list"),
-        "Role": [role_body(out, role) for role in value.roles],
-    }
-    return Representation("RoleList", "RoleList", body)
+RoleList = ItemList[Literal["RoleList"], Role]
+list_kind("RoleList", "Role", role_body)
 
 
 def limitation_body(out: Out, limitation: Limitation) -> dict[str, Any]:
@@ -98,14 +82,8 @@ def visit_policy(out: Out, value: PolicyView) -> Representation:
     return Representation("Policy", name, single.body, single.accept_patch, single.etag)
 
 
-@visits(PolicyList, "PolicyList")
-def visit_policy_list(out: Out, value: PolicyList) -> Representation:
-    body = {
-        "_media-type": out.media("PolicyList"),
-        "_href": out.href(value.path),
-        "Policy": [policy_body(out, policy) for policy in value.policies],
-    }
-    return Representation("PolicyList", "PolicyList", body)
+PolicyList = ItemList[Literal["PolicyList"], Policy]
+list_kind("PolicyList", "Policy", policy_body)
 
 
 def _assignments_href(out: Out, assignee: Assignee) -> str:

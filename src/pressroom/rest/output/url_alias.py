@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.url_alias import LOCATION, RESOURCE, AliasEntry, UrlAlias, UrlWildcard
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
-
-
-@dataclass(frozen=True, slots=True)
-class UrlAliasRefList:
-    """References to aliases; ``href`` is the listed resource (with prefix, without query)."""
-
-    href: str
-    entries: list[AliasEntry]
-
-
-@dataclass(frozen=True, slots=True)
-class UrlWildcardList:
-    wildcards: list[UrlWildcard]
 
 
 @visits(UrlAlias, "UrlAlias")
@@ -48,14 +35,13 @@ def visit_url_alias(out: Out, value: UrlAlias) -> Representation:
     return Representation.single("UrlAlias", body, value)
 
 
-@visits(UrlAliasRefList, "UrlAliasRefList")
-def visit_url_alias_list(out: Out, value: UrlAliasRefList) -> Representation:
-    body = {
-        "_media-type": out.media("UrlAliasRefList"),
-        "_href": value.href,
-        "UrlAlias": [out.ref("UrlAlias", "url_alias.load", urlAliasId=e.rest_id) for e in value.entries],
-    }
-    return Representation("UrlAliasRefList", "UrlAliasRefList", body)
+def _alias_ref(out: Out, entry: AliasEntry) -> dict[str, Any]:
+    return out.ref("UrlAlias", "url_alias.load", urlAliasId=entry.rest_id)
+
+
+# References to aliases; the href is the listed resource (with prefix, without query).
+UrlAliasRefList = ItemList[Literal["UrlAliasRefList"], AliasEntry]
+list_kind("UrlAliasRefList", "UrlAlias", _alias_ref)
 
 
 def url_wildcard_body(out: Out, wildcard: UrlWildcard) -> dict[str, Any]:
@@ -74,11 +60,5 @@ def visit_url_wildcard(out: Out, value: UrlWildcard) -> Representation:
     return Representation.single("UrlWildcard", url_wildcard_body(out, value), value)
 
 
-@visits(UrlWildcardList, "UrlWildcardList")
-def visit_url_wildcard_list(out: Out, value: UrlWildcardList) -> Representation:
-    body = {
-        "_media-type": out.media("UrlWildcardList"),
-        "_href": out.url("url_wildcard.list"),
-        "UrlWildcard": [url_wildcard_body(out, wildcard) for wildcard in value.wildcards],
-    }
-    return Representation("UrlWildcardList", "UrlWildcardList", body)
+UrlWildcardList = ItemList[Literal["UrlWildcardList"], UrlWildcard]
+list_kind("UrlWildcardList", "UrlWildcard", url_wildcard_body)

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pressroom.domain.content import ContentInfo, Version, VersionInfo
 from pressroom.domain.location import Location
 from pressroom.domain.user import User, UserContent, UserGroup
-from pressroom.rest.output.content import iso, user_ref, version_body, version_list_body
+from pressroom.rest.output.content import iso, user_ref, version_body
+from pressroom.rest.output.lists import ItemList, list_kind
 from pressroom.rest.output.visitor import Out, Representation, visits
-
-
-@dataclass(frozen=True, slots=True)
-class UserRefList:
-    href: str  # the listed resource, with prefix
-    users: list[User]
-
-
-@dataclass(frozen=True, slots=True)
-class UserList:
-    href: str
-    users: list[UserContent]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,18 +18,6 @@ class UserGroupRefList:
     href: str
     groups: list[Location]
     member_id: int | None = None  # a user's groups: each carries an unassign link when there are several
-
-
-@dataclass(frozen=True, slots=True)
-class UserGroupList:
-    href: str
-    groups: list[UserGroup]
-
-
-@dataclass(frozen=True, slots=True)
-class UserDrafts:
-    href: str
-    drafts: list[tuple[ContentInfo, VersionInfo]]
 
 
 def group_ref(out: Out, path: str, media: str = "UserGroup") -> dict[str, Any]:
@@ -120,19 +97,17 @@ def visit_user_group(out: Out, value: UserGroup) -> Representation:
     return Representation.single("UserGroup", group_body(out, value), value, patch="UserGroupUpdate")
 
 
-def _list(out: Out, name: str, href: str, key: str, items: list[dict[str, Any]]) -> Representation:
-    """A list resource: root element and media type ``name``, its items under ``key``."""
-    return Representation(name, name, {"_media-type": out.media(name), "_href": href, key: items})
+def _user_ref(out: Out, user: User) -> dict[str, Any]:
+    return user_ref(out, user.id)
 
 
-@visits(UserRefList, "UserRefList")
-def visit_user_refs(out: Out, value: UserRefList) -> Representation:
-    return _list(out, "UserRefList", value.href, "User", [user_ref(out, user.id) for user in value.users])
-
-
-@visits(UserList, "UserList")
-def visit_users(out: Out, value: UserList) -> Representation:
-    return _list(out, "UserList", value.href, "User", [user_body(out, user) for user in value.users])
+UserRefList = ItemList[Literal["UserRefList"], User]
+UserList = ItemList[Literal["UserList"], UserContent]
+UserGroupList = ItemList[Literal["UserGroupList"], UserGroup]
+UserDrafts = ItemList[Literal["VersionList"], tuple[ContentInfo, VersionInfo]]  # listed by version_item_body
+list_kind("UserRefList", "User", _user_ref)
+list_kind("UserList", "User", user_body)
+list_kind("UserGroupList", "UserGroup", group_body)
 
 
 @visits(UserGroupRefList, "UserGroupRefList")
@@ -146,15 +121,5 @@ def visit_group_refs(out: Out, value: UserGroupRefList) -> Representation:
                 "_method": "DELETE",
             }
         refs.append(ref)
-    return _list(out, "UserGroupRefList", value.href, "UserGroup", refs)
-
-
-@visits(UserGroupList, "UserGroupList")
-def visit_groups(out: Out, value: UserGroupList) -> Representation:
-    groups = [group_body(out, group) for group in value.groups]
-    return _list(out, "UserGroupList", value.href, "UserGroup", groups)
-
-
-@visits(UserDrafts, "VersionList")
-def visit_user_drafts(out: Out, value: UserDrafts) -> Representation:
-    return Representation("VersionList", "VersionList", version_list_body(out, value.href, value.drafts))
+    body = {"_media-type": out.media("UserGroupRefList"), "_href": value.href, "UserGroup": refs}
+    return Representation("UserGroupRefList", "UserGroupRefList", body)

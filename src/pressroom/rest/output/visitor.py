@@ -63,10 +63,11 @@ class Out:
 
 @dataclass(frozen=True, slots=True)
 class Output:
-    """What a visitor writes: the media type name (one of ``media``) and the root element name."""
+    """What a visitor writes: the media type name (one of ``media``) and the root element name (None: named
+    as the media type it writes, for the generic list of rest/output/lists.py)."""
 
     media: tuple[str, ...]
-    root: str
+    root: str | None
 
 
 Visitor = Callable[[Out, Any], Representation]
@@ -88,6 +89,12 @@ def visits(
     return register
 
 
+def visits_lists(kind: type, function: Visitor, media: tuple[str, ...]) -> None:
+    """Register the visitor of the generic list type, which writes the list media types ``media`` with a
+    root element named as the media type."""
+    _VISITORS[kind] = (function, Output(media, None))
+
+
 def output_of(kind: type) -> Output | None:
     """What the visitor of ``kind`` writes; None when no visitor is registered for it."""
     found = _VISITORS.get(kind)
@@ -96,7 +103,9 @@ def output_of(kind: type) -> Output | None:
 
 def registered_outputs() -> list[tuple[str, str]]:
     """(media type name, root element name) of everything the registered visitors write, sorted."""
-    return sorted({(media, output.root) for _, output in _VISITORS.values() for media in output.media})
+    return sorted(
+        {(media, output.root or media) for _, output in _VISITORS.values() for media in output.media}
+    )
 
 
 def visit(out: Out, value: Any) -> Representation:
@@ -105,7 +114,9 @@ def visit(out: Out, value: Any) -> Representation:
     except KeyError:
         raise TypeError(f"no visitor for {type(value).__name__}") from None
     representation = visitor(out, value)
-    if representation.media not in declared.media or representation.root != declared.root:
+    if representation.media not in declared.media or representation.root != (
+        declared.root or representation.media
+    ):
         raise TypeError(f"the visitor of {type(value).__name__} wrote other than it declares")
     return representation
 
