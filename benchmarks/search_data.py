@@ -27,7 +27,7 @@ from pressroom.domain.user import User
 from pressroom.services.content_type import ContentTypeService
 from pressroom.services.permissions import Permissions
 from pressroom.storage.sql import schema
-from pressroom.storage.sql.content import FIELD_SEQUENCE
+from pressroom.storage.sql.content import FIELD_SEQUENCE, refresh_name_keys
 from pressroom.storage.sql.engine import transaction
 from pressroom.storage.sql.install import reset_sequences
 from pressroom.storage.sql.search_index import SqlSearchIndexGateway
@@ -113,11 +113,16 @@ def create_types(engine: Engine) -> dict[str, ContentType]:
             field_definitions=definitions,
         )
         types[identifier] = service.create(ADMIN, 1, struct, publish=True)
-    with store.read() as tx:
+    return {**types, **load_types(engine, ())}
+
+
+def load_types(engine: Engine, identifiers: tuple[str, ...] = tuple(TYPES)) -> dict[str, ContentType]:
+    """The folder type and the types ``create_types`` made (in a repository generated before)."""
+    with SqlStore(engine).read() as tx:
         folder = tx.content_types.get(FOLDER_TYPE)
-    assert folder is not None
-    types["folder"] = folder
-    return types
+        found = {identifier: tx.content_types.by_identifier(identifier) for identifier in identifiers}
+    assert folder is not None and all(found.values()), "a repository generate() filled"
+    return {**{key: value for key, value in found.items() if value is not None}, "folder": folder}
 
 
 @dataclass(slots=True)
@@ -281,6 +286,7 @@ def generate(
         for _ in range(archive_children):
             writer.add(_Node(archive, f"/1/2/{archive}/", 3, rng.choice(leaf_types)))
         writer.flush()
+        refresh_name_keys(connection)
         if connection.dialect.name == "postgresql":
             reset_sequences(connection)
         repository.items = writer.count

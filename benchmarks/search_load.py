@@ -13,10 +13,18 @@ parameters, and prints p50/p99 in milliseconds and the query plan of every state
 - field range: Field price BETWEEN (a span of 5 in 1..1000), by id and cheapest first (Field sort)
 - aggregation: content types (term aggregation) in a subtree of about 10,000 items
 
-    .venv/bin/python -m benchmarks.search_load [--runs 100] [--scale 1.0] [--database-url postgresql://...]
+Every query runs twice: as the administrator, and as an editor whose read permission is limited to the
+subtree of the content root (``Subtree /1/2/``: the same hits, through the permission condition).
 
-``--database-url`` must name an empty database (it is initialised here); default: a fresh SQLite file.
-``--scale 0.1`` makes a tenth of the tree (and of the big parent), for a quick look.
+    .venv/bin/python -m benchmarks.search_load [--runs 100] [--scale 1.0] [--database-url postgresql://...]
+        [--save results.json] [--baseline before.json]
+
+``--database-url`` names an empty database (it is initialised and filled here), or one a previous run
+filled (it is brought to the current schema and reused: generating takes minutes); default: a fresh
+SQLite file. ``--scale 0.1`` makes a tenth of the tree (and of the big parent), for a quick look.
+``--save`` writes the p50/p99 of every query to a JSON file; ``--baseline`` reads such a file (measured
+before a change, on the same machine) and prints the goal table of issue 29: every query at p50 <= 10 ms
+and p99 <= 50 ms, and the editor's within 1.5 times the administrator's.
 """
 
 from __future__ import annotations
@@ -32,17 +40,24 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, event
+import orjson
+from sqlalchemy import Engine, event, func, select
 
-from benchmarks.search_data import ADMIN, FANOUTS, START, Repository, Text, generate
+from benchmarks.search_data import ADMIN, FANOUTS, START, Repository, Text, generate, load_types
 from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggregation
+from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
 from pressroom.services.search import SearchService
-from pressroom.storage.sql.engine import make_engine
-from pressroom.storage.sql.install import initialise
+from pressroom.storage.sql import schema
+from pressroom.storage.sql.engine import make_engine, transaction
+from pressroom.storage.sql.install import initialise, is_initialised
+from pressroom.storage.sql.migrate import upgrade
 from pressroom.storage.sql.store import SqlStore
+
+P50_GOAL, P99_GOAL, EDITOR_FACTOR = 10.0, 50.0, 1.5
+EDITOR_PATHS = ("/1/2/",)  # the editor may read the content root's subtree: every generated item
 
 
 def queries(repository: Repository, rng: random.Random) -> dict[str, Callable[[], SearchQuery]]:
@@ -140,37 +155,103 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run(engine: Engine, repository: Repository, runs: int) -> None:
+class SubtreeEditor(Permissions):
+    """The permissions of an editor who may read the subtrees at ``EDITOR_PATHS`` only, as a Subtree
+    limitation on content/read compiles (``domain/limitations.py``)."""
+
+    def criterion(self, user: User, module: str, function: str, tx: Any = None) -> q.Criterion:
+        return q.Subtree(EDITOR_PATHS)
+
+
+Results = dict[str, dict[str, float]]  # "<caller>: <query>" -> {"p50": ms, "p99": ms}
+
+
+def run(engine: Engine, repository: Repository, runs: int) -> Results:
     store = SqlStore(engine)
-    service = SearchService(store, Permissions(store))
+    callers = {
+        "admin": SearchService(store, Permissions(store)),
+        "editor": SearchService(store, SubtreeEditor(store)),
+    }
     statements = Statements(engine)
-    rng = random.Random(1)
-    print(f"{'query':58} {'p50 ms':>8} {'p99 ms':>8} {'hits':>6} {'total':>7}")
+    print(f"{'query':66} {'p50 ms':>8} {'p99 ms':>8} {'hits':>6} {'total':>7}")
     plans: list[str] = []
-    for name, make in queries(repository, rng).items():
-        try:
-            service.find_content(ADMIN, make())  # warm-up: caches, plans
-        except BadRequest as error:
-            print(f"{name:58} skipped: {error}")
-            continue
-        timings, result = [], None
-        for _ in range(runs):
-            search = make()
-            started = time.perf_counter()
-            result = service.find_content(ADMIN, search)
-            timings.append((time.perf_counter() - started) * 1000)
-        assert result is not None
-        print(
-            f"{name:58} {statistics.median(timings):8.2f} {percentile(timings, 0.99):8.2f} "
-            f"{len(result.hits):6} {result.total_count if result.total_count is not None else '-':>7}"
-        )
-        statements.seen, statements.recording = [], True
-        service.find_content(ADMIN, make())
-        statements.recording = False
-        plans.append(f"-- {name}")
-        plans.extend(statements.explain())
+    results: Results = {}
+    for caller, service in callers.items():
+        rng = random.Random(1)  # the same parameters for both callers
+        for name, make in queries(repository, rng).items():
+            label = f"{caller}: {name}"
+            try:
+                service.find_content(ADMIN, make())  # warm-up: caches, plans
+            except BadRequest as error:
+                print(f"{label:66} skipped: {error}")
+                continue
+            timings, result = [], None
+            for _ in range(runs):
+                search = make()
+                started = time.perf_counter()
+                result = service.find_content(ADMIN, search)
+                timings.append((time.perf_counter() - started) * 1000)
+            assert result is not None
+            results[label] = {"p50": statistics.median(timings), "p99": percentile(timings, 0.99)}
+            print(
+                f"{label:66} {results[label]['p50']:8.2f} {results[label]['p99']:8.2f} "
+                f"{len(result.hits):6} {result.total_count if result.total_count is not None else '-':>7}"
+            )
+            statements.seen, statements.recording = [], True
+            service.find_content(ADMIN, make())
+            statements.recording = False
+            plans.append(f"-- {label}")
+            plans.extend(statements.explain())
     print("\nQuery plans (one run of each query):")
     print("\n".join(plans))
+    return results
+
+
+def goal_table(before: Results, after: Results) -> list[str]:
+    """Per query: p50/p99 before and after, and whether the goal is met (p50 <= 10 ms, p99 <= 50 ms;
+    an editor's query also within 1.5 times the administrator's p50 and p99)."""
+    lines = [
+        f"{'goal':66} {'before p50/p99':>16} {'after p50/p99':>16}  met",
+    ]
+    for label, now in after.items():
+        then = before.get(label)
+        met = now["p50"] <= P50_GOAL and now["p99"] <= P99_GOAL
+        admin = after.get(label.replace("editor: ", "admin: ", 1))
+        if label.startswith("editor: ") and admin is not None:
+            met = met and all(now[p] <= EDITOR_FACTOR * max(admin[p], 1.0) for p in ("p50", "p99"))
+        was = f"{then['p50']:.1f} / {then['p99']:.1f}" if then else "-"
+        lines.append(f"{label:66} {was:>16} {now['p50']:7.1f} / {now['p99']:<6.1f}  {'yes' if met else 'NO'}")
+    return lines
+
+
+def existing(engine: Engine) -> Repository | None:
+    """What the queries need of a repository a previous run generated (None for an empty database); the
+    database is brought to the current schema first."""
+    if not is_initialised(engine):
+        return None
+    with engine.begin() as connection:
+        upgrade(connection)
+    locations, content = schema.locations, schema.content
+    with transaction(engine, write=False) as c:
+        children = func.count().label("children")
+        biggest = select(locations.c.parent_id, children).group_by(locations.c.parent_id)
+        archive = c.execute(biggest.order_by(children.desc()).limit(1)).first()
+        if archive is None or archive.children < 100:
+            return None
+        below_root = select(locations.c.id, locations.c.path_string).where(
+            locations.c.path_string.startswith("/1/2/"), locations.c.id != archive.parent_id
+        )
+        level1 = c.execute(below_root.where(locations.c.depth == 2).order_by(locations.c.id)).all()
+        level4 = c.execute(below_root.where(locations.c.depth == 5).order_by(locations.c.id)).all()
+        items = c.execute(select(func.count()).select_from(content)).scalar_one()
+    repository = Repository(load_types(engine), archive.parent_id)
+    repository.level1_paths = [row.path_string for row in level1]
+    repository.level4_locations = [row.id for row in level4]
+    repository.items = int(items)
+    with engine.connect() as connection:  # planner statistics for indexes the upgrade added
+        connection.exec_driver_sql("ANALYZE")
+        connection.commit()
+    return repository
 
 
 def main() -> int:
@@ -182,18 +263,29 @@ def main() -> int:
     parser.add_argument(
         "--database-url", default=None, help="an empty database; default: a fresh SQLite file"
     )
+    parser.add_argument("--save", type=Path, default=None, help="write the results to this JSON file")
+    parser.add_argument("--baseline", type=Path, default=None, help="results of --save to compare with")
     args = parser.parse_args()
     url = args.database_url or f"sqlite:///{Path(tempfile.mkdtemp()) / 'search.db'}"
     engine = make_engine(url)
-    initialise(engine, "publish")
-    fanouts = tuple(max(2, round(f * args.scale**0.25)) for f in FANOUTS)
-    repository = generate(engine, fanouts=fanouts, archive_children=max(100, int(20_000 * args.scale)))
-    print(
-        f"{engine.dialect.name}: generated {repository.items:,} items in {repository.seconds:.1f} s "
-        f"(of which {repository.index_seconds:.1f} s building and writing the search index)"
-    )
-    run(engine, repository, args.runs)
+    repository = existing(engine)
+    if repository is not None:
+        print(f"{engine.dialect.name}: reusing the {repository.items:,} items of a previous run")
+    else:
+        initialise(engine, "publish")
+        fanouts = tuple(max(2, round(f * args.scale**0.25)) for f in FANOUTS)
+        repository = generate(engine, fanouts=fanouts, archive_children=max(100, int(20_000 * args.scale)))
+        print(
+            f"{engine.dialect.name}: generated {repository.items:,} items in {repository.seconds:.1f} s "
+            f"(of which {repository.index_seconds:.1f} s building and writing the search index)"
+        )
+    results = run(engine, repository, args.runs)
     engine.dispose()
+    if args.save:
+        args.save.write_bytes(orjson.dumps(results, option=orjson.OPT_INDENT_2))
+    if args.baseline:
+        print("\nGoal table (issue 29): p50 <= 10 ms, p99 <= 50 ms; an editor's within 1.5x the admin's")
+        print("\n".join(goal_table(orjson.loads(args.baseline.read_bytes()), results)))
     return 0
 
 

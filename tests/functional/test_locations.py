@@ -255,3 +255,6 @@ def test_a_children_page_counts_only_the_children_it_lists(api: Api) -> None:
         counting = [s for s in counter.statements if "count(" in s.lower()]
         assert len(counting) == 1, counter.statements  # the listed children's counts, nothing else
     assert refs.count == whole.count - 1, (refs.statements, whole.statements)  # no content infos
+    # the caller's access stamp, the parent location and its item, the page of ids, those children with
+    # their child counts, their items: six, however many children the parent has (issue 29)
+    assert whole.count == 6, whole.statements

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pressroom.domain import query as q
+from pressroom.domain.content import ContentUpdate, FieldInput, VersionUpdate
 from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.language import Language
 from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggregation, TermAggregationResult
@@ -151,6 +152,10 @@ def test_statements_per_search_do_not_grow_with_the_page(repo: Repo) -> None:
     assert statements(lambda: located(tuple(related[:2]))) == statements(lambda: located(tuple(related))) == 8
     # A page that is not full tells the total: no count statement.
     assert statements(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 6
+    # A page past the end: grants, page, count, and nothing to load.
+    beyond = SearchQuery(filter=q.ContentId(tuple(related)), offset=8, limit=4)
+    assert statements(lambda: repo.search.find_content(ADMIN, beyond)) == 3
+    assert repo.search.find_content(ADMIN, beyond).total_count == 8
 
 
 def test_the_service_resolves_identifiers_and_answers_not_found(repo: Repo) -> None:
@@ -266,3 +271,26 @@ def test_full_text_hits_carry_their_relevance_and_the_page_its_best(repo: Repo) 
     assert places.max_score == result.max_score
     plain = repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((once, thrice))))
     assert [hit.score for hit in plain.hits] == [None, None] and plain.max_score is None  # nothing ranked
+
+
+def test_the_name_sort_follows_new_names_and_a_new_main_language(repo: Repo) -> None:
+    """The ContentName key is stored with the item (``content.name_key``): publishing a renamed version
+    and changing the main language each move the item in the order; editing a draft does not."""
+    repo.languages.add("ger-DE")
+    beta, mike = repo.item("Beta"), repo.item("Mike")
+
+    def by_name() -> list[int]:
+        query = SearchQuery(filter=q.ContentId((beta, mike)), sort=(SortClause(SortKey.CONTENT_NAME),))
+        return repo.content_ids(query)
+
+    assert by_name() == [beta, mike]
+    draft = repo.versions.copy_current(ADMIN, beta)
+    rename = (FieldInput("name", "eng-GB", "Zeta"), FieldInput("name", "ger-DE", "Alpha"))
+    repo.versions.update(ADMIN, beta, draft.info.version_no, VersionUpdate(rename))
+    assert by_name() == [beta, mike]  # a draft's name is not the item's yet
+    repo.versions.publish(ADMIN, beta, draft.info.version_no)
+    assert by_name() == [mike, beta]  # Zeta
+    repo.content.update(ADMIN, beta, ContentUpdate(main_language_code="ger-DE"), None)
+    assert by_name() == [beta, mike]  # Alpha, its German name, is now the main one
+    repo.content.update(ADMIN, beta, ContentUpdate(main_language_code="eng-GB"), None)
+    assert by_name() == [mike, beta]

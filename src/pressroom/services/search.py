@@ -104,14 +104,14 @@ class SearchService:
             raise BadRequest("'offset' must not be negative")
         criterion = q.all_of(
             [
-                self.permissions.read_criterion(user, tx),
                 _Resolver(tx, user).visit(query.filter),
                 _Resolver(tx, user).visit(query.query),
                 _languages(query),
             ]
         )
         _Resolver(tx, user).check_sort(query.sort)
-        scope = tx.search.scope(criterion, locations=locations)
+        readable = self.permissions.read_criterion(user, tx)
+        scope = tx.search.scope(criterion, locations=locations, readable=readable)
         ids = scope.page(query.sort, query.offset, query.limit) if query.limit else []
         if query.limit and len(ids) < query.limit and (ids or not query.offset):
             total = query.offset + len(ids)  # a page that is not full tells the total

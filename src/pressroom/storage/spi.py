@@ -514,8 +514,15 @@ class SearchScope(Protocol):
 
 
 class SearchGateway(Protocol):
-    def scope(self, criterion: Criterion, *, locations: bool) -> SearchScope:
-        """The published items (``locations=False``) or their locations matching ``criterion``."""
+    def scope(
+        self,
+        criterion: Criterion,
+        *,
+        locations: bool,
+        readable: ReadScope,
+    ) -> SearchScope:
+        """The published items (``locations=False``) or their locations matching ``criterion`` that the
+        caller may read (``readable``: checked for the candidates ``criterion`` finds)."""
         ...
 
 

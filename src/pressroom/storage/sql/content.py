@@ -20,7 +20,9 @@ import orjson
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Integer,
     Select,
+    String,
     Table,
     and_,
     bindparam,
@@ -60,7 +62,7 @@ from pressroom.storage.sql.caller import params as caller_params
 from pressroom.storage.sql.caller import take as take_caller
 from pressroom.storage.sql.content_type import dt, dumps, ts
 from pressroom.storage.sql.criteria import compile_criterion
-from pressroom.storage.sql.functions import in_values
+from pressroom.storage.sql.functions import in_values, json_text
 from pressroom.storage.sql.location import location_of
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.relation import DERIVED
@@ -361,6 +363,51 @@ _INSERT_FIELDS = Prepared(insert(content_fields))
 _WRITE = Prepared(
     update(content).where(content.c.id == bindparam("item_id")).values(revision=content.c.revision + 1)
 )
+
+
+def name_key(
+    version_no: Any = content.c.current_version_no, language: Any = content.c.main_language_code
+) -> Any:
+    """The ContentName sort key of the ``content`` row being written: the name of its version
+    ``version_no`` in ``language`` (by default its current version and main language), lower-cased (as
+    the sort compared names before the key was stored), its first 255 characters."""
+    version = content_versions.alias("name_key_version")
+    name = func.lower(json_text(version.c.names, language))
+    return (
+        select(func.substr(name, 1, 255))
+        .where(version.c.content_id == content.c.id, version.c.version_no == version_no)
+        .scalar_subquery()
+    )
+
+
+# A write that changes the current version or the main language computes the new key in the same
+# statement (SET sees the row as it was: the new values come as parameters, NULL for unchanged ones).
+_WRITE_NAMED = Prepared(
+    update(content)
+    .where(content.c.id == bindparam("item_id"))
+    .values(
+        revision=content.c.revision + 1,
+        name_key=name_key(
+            func.coalesce(bindparam("key_version_no", type_=Integer), content.c.current_version_no),
+            func.coalesce(bindparam("key_language", type_=String), content.c.main_language_code),
+        ),
+    )
+)
+# New names for a version: the key changes when it is the item's current version.
+_RENAME = Prepared(
+    update(content)
+    .where(content.c.id == bindparam("item_id"), content.c.current_version_no == bindparam("renamed_no"))
+    .values(name_key=name_key())
+)
+
+
+def refresh_name_keys(connection: Connection, where: ColumnElement[bool] | None = None) -> None:
+    """Compute the name keys of the items ``where`` selects (all without it), e.g. of items written in
+    bulk (the clean install, the search benchmark) or of a database the key is new to."""
+    statement = update(content).values(name_key=name_key())
+    connection.execute(statement if where is None else statement.where(where))
+
+
 _chosen = content_versions.c.version_no == bindparam("publish_version_no")
 _PUBLISH_VERSION = Prepared(
     update(content_versions)
@@ -609,7 +656,14 @@ class SqlContentGateway:
     def _write(self, content_id: int, **values: Any) -> None:
         """Set ``values`` (column: value) and bump the revision: one prebuilt UPDATE, the parameters
         naming the columns it sets."""
-        _WRITE.execute(self.c, {"item_id": content_id, **values})
+        if "current_version_no" in values or "main_language_code" in values:
+            keys = {
+                "key_version_no": values.get("current_version_no"),
+                "key_language": values.get("main_language_code"),
+            }
+            _WRITE_NAMED.execute(self.c, {"item_id": content_id, **values, **keys})
+        else:
+            _WRITE.execute(self.c, {"item_id": content_id, **values})
 
     def delete(self, content_ids: Sequence[int]) -> None:
         """Remove items with their versions, fields, relations and pending locations (cascades). The
@@ -720,6 +774,8 @@ class SqlContentGateway:
                 )
                 .values(**values)
             )
+        if names is not None:
+            _RENAME.execute(self.c, {"item_id": content_id, "renamed_no": version_no})
 
     def publish_version(self, content_id: int, version_no: int, now: datetime) -> None:
         """Version ``version_no`` becomes the published one (modified ``now``) and the one published until

@@ -113,17 +113,26 @@ def compare(
 
 
 def compile_criterion(
-    criterion: q.Criterion, location: FromClause | None = None, item: FromClause = content
+    criterion: q.Criterion,
+    location: FromClause | None = None,
+    item: FromClause = content,
+    *,
+    probe: bool = False,
 ) -> ColumnElement[bool]:
     """The condition for ``criterion``; ``location`` is the locations row of a location query, ``item``
-    the content row (an alias when the query joins ``content`` more than once, e.g. in a sub-query)."""
-    return _Compiler(location, item).visit(criterion)
+    the content row (an alias when the query joins ``content`` more than once, e.g. in a sub-query).
+    ``probe``: location criteria of a content query check each candidate item's locations (a correlated
+    EXISTS), never collect the ids of the locations that match: for a criterion that narrows what other
+    criteria find, such as a caller's Subtree limitation on the content root (collecting the ids of its
+    100,000 locations cost more than the whole search)."""
+    return _Compiler(location, item, probe).visit(criterion)
 
 
 class _Compiler:
-    def __init__(self, location: FromClause | None, item: FromClause) -> None:
+    def __init__(self, location: FromClause | None, item: FromClause, probe: bool = False) -> None:
         self.location = location
         self.item = item
+        self.probe = probe
         self._visitors: dict[type[q.Criterion], Callable[[Any], ColumnElement[bool]]] = {
             q.MatchAll: lambda _c: true(),
             q.MatchNone: lambda _c: false(),
@@ -196,7 +205,7 @@ class _Compiler:
         if self.location is not None:
             return condition(self.location)
         other = locations.alias("criterion_location")
-        if not indexed:
+        if not indexed or self.probe:
             return exists(select(other.c.id).where(other.c.content_id == self.item.c.id, condition(other)))
         # content_id IS NOT NULL: the virtual root has none, and a NULL would make NOT IN match nothing
         matching = select(other.c.content_id).where(condition(other), other.c.content_id.is_not(None))

@@ -172,6 +172,9 @@ field_definitions = Table(
 Index("ix_field_definitions_type", field_definitions.c.content_type_id, field_definitions.c.status)
 
 # --- content items, versions, fields, relations, locations ---------------------------------------
+# Sort keys compare byte-wise on PostgreSQL too ("C"), as SQLite compares text.
+NAME_KEY = String(255).with_variant(String(255, collation="C"), "postgresql")
+
 content = Table(
     "content",
     metadata,
@@ -191,9 +194,15 @@ content = Table(
     Column("modified", Integer, nullable=False),
     Column("published", Integer, nullable=True),
     Column("revision", Integer, nullable=False, default=0),  # bumped on every write: feeds the ETag
+    # The ContentName sort key: the current version's name in the main language, lower-cased, its first
+    # 255 characters (storage/sql/content.py keeps it; NULL without a name in that language).
+    Column("name_key", NAME_KEY, nullable=True),
     sqlite_autoincrement=True,
 )
-Index("ix_content_type", content.c.content_type_id)
+# By type, with what a count or a type aggregation reads of the rows (status, id): they are answered from
+# the index alone (counting the 6,700 products among 20,000 children read 32,000 rows of content before).
+Index("ix_content_type", content.c.content_type_id, content.c.status, content.c.id)
+Index("ix_content_name_key", content.c.name_key)
 Index("ix_content_section", content.c.section_id)
 # DateMetadata criteria and date sort clauses: a range of publication or modification dates.
 Index("ix_content_published", content.c.published)
@@ -314,9 +323,12 @@ locations = Table(
     Column("sort_order", Integer, nullable=False, default=1),
     sqlite_autoincrement=True,
 )
-Index("ix_locations_parent", locations.c.parent_id, locations.c.path_string)  # children in PATH order
-Index("ix_locations_content", locations.c.content_id)
-Index("ix_locations_path", locations.c.path_string)
+# Each index also holds what a search reads of the locations it finds, so that it answers alone (an index-
+# only scan): the item of each child or subtree location (ParentLocationId, Subtree: a search reads 20,000
+# children in a few ms instead of fetching each row), the visibility of each location of an item.
+Index("ix_locations_parent", locations.c.parent_id, locations.c.path_string, locations.c.content_id)
+Index("ix_locations_content", locations.c.content_id, locations.c.hidden, locations.c.invisible)
+Index("ix_locations_path", locations.c.path_string, locations.c.content_id)
 
 # Trashed locations: the location row as it was (same id, so a restored item and its trashed children find
 # each other again), kept while its content has no location left. Deleting the content drops its items.

@@ -1,8 +1,10 @@
 """Searches over published content items or their locations, in SQL.
 
 A search compiles its criterion (what the caller asked for, ANDed with what the caller may read) once
-into a condition (``SqlSearchScope.condition``); the page of ids, the count and the aggregations are
-each one statement over that same condition. Loading the page's items is the caller's, in batch.
+into a condition (``SqlSearchScope.condition``): what the caller may read narrows the candidates the
+query's own criteria find, each checked in turn (``compile_criterion(probe=True)``); the page of ids,
+the count and the aggregations are each one statement over that same condition. Loading the page's
+items is the caller's, in batch.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from sqlalchemy import ColumnElement, Connection, FromClause, and_, func, select
 
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED
 from pressroom.domain.query import Criterion
+from pressroom.domain.read_scope import ReadScope
+from pressroom.domain.read_scope import criterion as read_criterion
 from pressroom.domain.search import Aggregation, AggregationResult, SortClause
 from pressroom.storage.sql.aggregations import aggregate
 from pressroom.storage.sql.criteria import compile_criterion
@@ -25,14 +29,23 @@ from pressroom.storage.sql.sort import apply_sort
 class SqlSearchScope:
     """The rows a search matches: published items (``locations=False``) or their locations."""
 
-    def __init__(self, connection: Connection, criterion: Criterion, *, locations_query: bool) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        criterion: Criterion,
+        *,
+        locations_query: bool,
+        readable: ReadScope,
+    ) -> None:
         self.c = connection
         self.location: FromClause | None = locations if locations_query else None
         self.source: FromClause = (
             locations.join(content, content.c.id == locations.c.content_id) if locations_query else content
         )
         self.condition: ColumnElement[bool] = and_(
-            content.c.status == CONTENT_STATUS_CODES[PUBLISHED], compile_criterion(criterion, self.location)
+            content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
+            compile_criterion(read_criterion(readable), self.location, probe=True),
+            compile_criterion(criterion, self.location),
         )
         self._id: Any = locations.c.id if locations_query else content.c.id
         self.criterion = criterion
@@ -67,5 +80,11 @@ class SqlSearchGateway:
     def __init__(self, connection: Connection) -> None:
         self.c = connection
 
-    def scope(self, criterion: Criterion, *, locations: bool) -> SqlSearchScope:
-        return SqlSearchScope(self.c, criterion, locations_query=locations)
+    def scope(
+        self,
+        criterion: Criterion,
+        *,
+        locations: bool,
+        readable: ReadScope,
+    ) -> SqlSearchScope:
+        return SqlSearchScope(self.c, criterion, locations_query=locations, readable=readable)

@@ -13,6 +13,7 @@ from sqlalchemy import Connection, insert
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED, VERSION_STATUS_CODES
 from pressroom.domain.content_type import SORT_FIELDS, SORT_ORDERS
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.storage.sql.content import refresh_name_keys
 from pressroom.storage.sql.content_type import SqlContentTypeGateway, dumps
 from pressroom.storage.sql.schema import content, content_fields, content_versions, locations
 from pressroom.storage.sql.sequences import ensure_at_least
@@ -177,6 +178,7 @@ def load_content(connection: Connection) -> None:
             )
     connection.execute(insert(content), items)
     connection.execute(insert(content_versions), versions)
+    refresh_name_keys(connection)
     connection.execute(insert(content_fields), fields)
     connection.execute(
         insert(locations),

@@ -3,11 +3,14 @@ searches over locations and the children of a location (``children_sort`` maps a
 
 A query over locations sorts location keys on its own row; a query over content items sorts them on the
 item's main location. Keys that live in other tables (section, content type, relevance) join them once,
-only when a clause needs them; the name and field keys are correlated sub-queries, computed for the rows
-the query keeps. Every ordering ends with the id of the row the query returns, so pages are stable.
+only when a clause needs them; the field keys are correlated sub-queries, computed for the rows the query
+keeps. The name key is a column of the item (``content.name_key``, its name in the main language,
+lower-cased, kept by ``storage/sql/content.py``): sorting thousands of children by name parsed each one's
+JSON names before (80 ms on SQLite, 400 ms on PostgreSQL for 20,000). Every ordering ends with the id of
+the row the query returns, so pages are stable.
 
-Text keys compare byte-wise on both databases (``functions.bytewise``), names lower-cased first, so
-that SQLite and PostgreSQL agree and ``apple`` comes before ``Banana``. Keys that may be missing (a Field
+Text keys compare byte-wise on both databases (``functions.bytewise``), names lower-cased, so that
+SQLite and PostgreSQL agree and ``apple`` comes before ``Banana``. Keys that may be missing (a Field
 sort over items of another type, a name absent in the main language) sort last in both directions, on
 both databases (SQLite puts NULL first by default, PostgreSQL last).
 """
@@ -17,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, FromClause, Select, and_, func, select
+from sqlalchemy import ColumnElement, FromClause, Select, and_, func
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import BadRequest
 from pressroom.domain.search import SortClause, SortKey
 from pressroom.storage.sql.field_index import field_sort_expressions, relevance_scores
 from pressroom.storage.sql.functions import bytewise, json_text
-from pressroom.storage.sql.schema import content, content_types, content_versions, locations, sections
+from pressroom.storage.sql.schema import content, content_types, locations, sections
 
 DEFINED = 0  # the published state of a content type
 
@@ -95,7 +98,7 @@ class _Sorter:
         if key is SortKey.FIELD:
             return [_last(expression, clause.ascending) for expression in self._field(clause)]
         if key is SortKey.CONTENT_NAME:
-            return [_last(_folded(_name()), clause.ascending)]
+            return [_last(bytewise(content.c.name_key), clause.ascending)]
         if key is SortKey.SCORE:
             score = self._score()
             return [] if score is None else [score.asc() if clause.ascending else score.desc()]
@@ -145,16 +148,6 @@ def _last(expression: Any, ascending: bool) -> Any:
 
 def _folded(text: Any) -> Any:
     return bytewise(func.lower(text))
-
-
-def _name() -> Any:
-    """The current version's name in the item's main language (``names`` is a JSON object)."""
-    version = content_versions.alias("sort_name_version")
-    return (
-        select(json_text(version.c.names, content.c.main_language_code))
-        .where(version.c.content_id == content.c.id, version.c.version_no == content.c.current_version_no)
-        .scalar_subquery()
-    )
 
 
 def _languages(criterion: q.Criterion) -> tuple[str, ...]:
