@@ -30,6 +30,11 @@ DEFAULT_MAX_PIXELS = 50_000_000  # a 45-megapixel camera fits; a 9,400 x 9,400 b
 Image.MAX_IMAGE_PIXELS = None
 
 
+def image_id(content_id: int, field_id: int, version_no: int) -> str:
+    """The REST image id of an image field value, used in variation hrefs."""
+    return f"{content_id}-{field_id}-{version_no}"
+
+
 class PixelBound:
     """The most pixels an image may have to be accepted or rendered: process-wide, as Pillow's own bound
     it replaces; the app sets it from the ``max_image_pixels`` setting at start."""

@@ -13,16 +13,14 @@ from dataclasses import replace
 from pressroom.domain.content import ContentInfo, Field
 from pressroom.domain.content_type import ContentType, FieldDefinition
 from pressroom.domain.errors import Forbidden
-from pressroom.domain.fieldtypes.ezuser import UserType, account_of
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.storage.spi import Tx
 
 
 def account_definition(content_type: ContentType) -> FieldDefinition | None:
-    """The account (ezuser) field definition of a type; None for types that are not user types."""
+    """The account field definition of a type; None for types that are not user types."""
     return next(
-        (d for d in content_type.field_definitions if isinstance(get_field_type(d.field_type), UserType)),
-        None,
+        (d for d in content_type.field_definitions if get_field_type(d.field_type).carries_account), None
     )
 
 
@@ -44,15 +42,15 @@ def sync_account(
     definition = account_definition(content_type)
     if definition is None:
         return
+    field_type = get_field_type(definition.field_type)
     field = next((f for f in fields if f.field_definition_id == definition.id), None)
-    account = account_of(field.value, info.id) if field is not None else None
+    account = field_type.account(field.value, info.id) if field is not None else None
     if field is None or account is None:
         return
     check_account_free(tx, definition, info.id, account.login, account.email)
     tx.users.save(account)
-    if isinstance(field.value, dict) and field.value.get("contentId") != info.id:
-        # A new account learns its content id (shown as fieldValue.contentId).
-        value = {**field.value, "contentId": info.id}
+    value = field_type.with_owner(field.value, info.id)
+    if value != field.value:  # a new account learns its content id
         tx.content.save_fields(
             info.id,
             version_no,

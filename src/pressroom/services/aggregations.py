@@ -17,7 +17,7 @@ from pressroom.domain import search as s
 from pressroom.domain.content import Version
 from pressroom.domain.content_type import FieldDefinition
 from pressroom.domain.errors import BadRequest
-from pressroom.domain.fieldtypes.ezselection import all_options
+from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.user import User, UserContent, UserGroup
 from pressroom.services.permissions import Permissions
 from pressroom.services.version_assembly import load_current_versions
@@ -148,11 +148,4 @@ def _int(key: object) -> int:
 
 def _field_key(definition: FieldDefinition, stored: str) -> object:
     """A field value as the index stores it (text, or a number as text) as the field type shows it."""
-    if definition.field_type == "ezboolean":
-        return float(stored) != 0
-    if definition.field_type == "ezselection":
-        index = int(float(stored))
-        return all_options(definition.field_settings).get(index, index)
-    if definition.field_type == "ezcountry":
-        return stored.upper()
-    return stored
+    return get_field_type(definition.field_type).term_key(stored, definition.field_settings)

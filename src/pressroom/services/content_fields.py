@@ -8,7 +8,6 @@ the main one, required fields left empty and validator failures all come back to
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -16,13 +15,9 @@ from pressroom.domain.content import ASSET, ATTRIBUTE, Field, FieldInput
 from pressroom.domain.content_type import ContentType, FieldDefinition
 from pressroom.domain.errors import ContentValidationError, FieldError, FieldErrors, InvalidArgument
 from pressroom.domain.fieldtypes.base import FileStore, JsonValue, RelationTarget
-from pressroom.domain.fieldtypes.ezimage import image_id
 from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.image_variation import image_id
 from pressroom.domain.name_schema import resolve_name_schema
-from pressroom.domain.passwords import hash_password
-
-IMAGE_TYPES = ("ezimage", "ibexa_image")
-ASSET_TYPES = ("ezimageasset", "ibexa_image_asset")
 
 Key = tuple[int, str]  # (field definition id, language code)
 FIELD_RELATIONS = ATTRIBUTE | ASSET
@@ -198,7 +193,7 @@ def store_uploads(
         definition = by_id[key[0]]
         field_type = get_field_type(definition.field_type)
         try:
-            value = _hash_password(field_type.store_files(values[key], files))
+            value = field_type.seal(field_type.store_files(values[key], files))
         except InvalidArgument as error:
             failed = _error(definition, definition.identifier, key[1], "InvalidValue", error.message)
             raise ContentValidationError("Content fields did not validate", [failed]) from None
@@ -211,16 +206,6 @@ def store_uploads(
         if key[0] in stored:
             values[key] = stored[key[0]]
     return FieldPlan(plan.languages, values, plan.given)
-
-
-def _hash_password(value: JsonValue) -> JsonValue:
-    """An ezuser value never keeps a plain password: it becomes ``passwordHash``."""
-    if isinstance(value, dict) and isinstance(value.get("password"), str):
-        hashed = {k: v for k, v in value.items() if k != "password"}
-        hashed["passwordHash"] = hash_password(str(value["password"]))
-        hashed["passwordUpdatedAt"] = int(time.time())
-        return hashed
-    return value
 
 
 def version_names(
@@ -279,20 +264,10 @@ def for_output(
     """Fields as clients see them: image values learn their REST image id, and image asset values the
     image id of their destination's image (``asset_images``: destination content id -> image id)."""
     images = asset_images or {}
-
-    def rest_image_id(f: Field) -> str | None:
-        if not isinstance(f.value, dict):
-            return None
-        if f.field_type in IMAGE_TYPES:
-            return image_id(content_id, f.id, version_no)
-        destination = f.value.get("destinationContentId")
-        return (
-            images.get(destination) if f.field_type in ASSET_TYPES and isinstance(destination, int) else None
-        )
-
     result = []
     for f in fields:
-        rest_id = rest_image_id(f)
+        own = image_id(content_id, f.id, version_no)
+        rest_id = get_field_type(f.field_type).shown_image_id(f.value, own, images)
         if rest_id is not None and isinstance(f.value, dict):
             result.append(replace(f, value={**f.value, "imageId": rest_id}))
         else:
@@ -301,11 +276,5 @@ def for_output(
 
 
 def asset_destinations(fields: Sequence[Field]) -> list[int]:
-    """The content ids image asset fields point at."""
-    found = []
-    for f in fields:
-        if f.field_type in ASSET_TYPES and isinstance(f.value, dict):
-            destination = f.value.get("destinationContentId")
-            if isinstance(destination, int):
-                found.append(destination)
-    return found
+    """The content ids whose images the fields show (image asset destinations)."""
+    return [source for f in fields for source in get_field_type(f.field_type).image_sources(f.value)]

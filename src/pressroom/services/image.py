@@ -7,9 +7,8 @@ from dataclasses import dataclass
 
 from pressroom.domain.content import Field
 from pressroom.domain.errors import NotFound, found
-from pressroom.domain.fieldtypes.base import FileStore
-from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, str_or_empty
-from pressroom.domain.fieldtypes.jsonvalue import JsonDict
+from pressroom.domain.fieldtypes.base import FileStore, StoredImage
+from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.image_variation import (
     ORIGINAL,
     StoredVariation,
@@ -19,7 +18,6 @@ from pressroom.domain.image_variation import (
 )
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_version_readable
-from pressroom.services.content_fields import IMAGE_TYPES
 from pressroom.services.content_loading import get_content, get_version
 from pressroom.services.permissions import Permissions
 from pressroom.storage.spi import Store, Tx
@@ -72,9 +70,9 @@ class ImageService:
         content_id, field_id = int(match.group(1)), int(match.group(2))
         with self.store.read(caller=user.request) as tx:
             image = self._image_field(tx, user, content_id, field_id, match.group(3), image_id)
-            original = str_or_empty(image.get("id"))
+            original = image.file_id
             if name == ORIGINAL:
-                return ImageVariation(image_id, name, _original(original, image))
+                return ImageVariation(image_id, name, _original(image))
             known = tx.image_variations.get(original, name)
         if known is not None:
             return ImageVariation(image_id, name, known)
@@ -104,20 +102,14 @@ class ImageService:
             version = get_version(tx, content_id, info.current_version_no)
             check_version_readable(self.permissions, user, tx, info, version)
             fields = tx.content.load_fields(content_id, version.version_no)
-        image = next((f for f in fields if _image_value(f)), None)
-        value = found(_image_value(image) if image else None, "Asset", asset_id)
+        image = found(next(filter(None, map(_image_value, fields)), None), "Asset", asset_id)
         return ImageAsset(
-            content_id,
-            source,
-            str_or_empty(value.get("id")),
-            str_or_empty(value.get("alternativeText")),
-            int_or_none(value.get("width")),
-            int_or_none(value.get("height")),
+            content_id, source, image.file_id, image.alternative_text, image.width, image.height
         )
 
     def _image_field(
         self, tx: Tx, user: User, content_id: int, field_id: int, version: str | None, image_id: str
-    ) -> JsonDict:
+    ) -> StoredImage:
         info = get_content(tx, content_id)
         version_info = get_version(tx, content_id, int(version) if version else info.current_version_no)
         check_version_readable(self.permissions, user, tx, info, version_info)
@@ -126,17 +118,16 @@ class ImageService:
         return found(_image_value(field) if field else None, "Image", image_id)
 
 
-def _image_value(field: Field) -> JsonDict | None:
-    """The stored value of an image field holding a file, else None."""
-    value = dict_or_none(field.value) if field.field_type in IMAGE_TYPES else None
-    return value if value and value.get("id") else None
+def _image_value(field: Field) -> StoredImage | None:
+    """The image file a field holds (as its type answers), else None."""
+    return get_field_type(field.field_type).image_file(field.value)
 
 
-def _original(file_id: str, value: JsonDict) -> StoredVariation:
+def _original(image: StoredImage) -> StoredVariation:
     return StoredVariation(
-        file_id,
-        int_or_none(value.get("width")) or 0,
-        int_or_none(value.get("height")) or 0,
-        int_or_none(value.get("fileSize")) or 0,
-        str_or_empty(value.get("mimeType")) or "application/octet-stream",
+        image.file_id,
+        image.width or 0,
+        image.height or 0,
+        image.file_size or 0,
+        image.mime_type or "application/octet-stream",
     )

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from pressroom.domain.content import DRAFT, ContentInfo, Field, Relation, Version, VersionInfo
-from pressroom.domain.fieldtypes.ezimage import image_id
+from pressroom.domain.fieldtypes.registry import get_field_type
+from pressroom.domain.image_variation import image_id
 from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, restriction
 from pressroom.services.content_access import DraftReader
-from pressroom.services.content_fields import IMAGE_TYPES, asset_destinations, for_output
+from pressroom.services.content_fields import asset_destinations, for_output
 from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import Tx
 
@@ -69,7 +70,7 @@ def asset_images(tx: Tx, content_ids: Sequence[int], drafts: DraftReader | None 
     found: dict[int, str] = {}
     for (content_id, version_no), version_fields in fields.items():
         for f in version_fields:
-            if f.field_type in IMAGE_TYPES and isinstance(f.value, dict) and f.value.get("id"):
+            if get_field_type(f.field_type).image_file(f.value) is not None:
                 found[content_id] = image_id(content_id, f.id, version_no)
                 break
     return found

@@ -19,6 +19,7 @@ from pressroom.domain.content import ATTRIBUTE
 from pressroom.domain.errors import FieldError
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import Param, normalize_settings, normalize_validators
+from pressroom.domain.user import Account
 
 __all__ = [
     "FieldType",
@@ -30,6 +31,8 @@ __all__ = [
     "ListFieldType",
     "RelationTarget",
     "StoredFile",
+    "StoredImage",
+    "TermRule",
     "WireContext",
 ]
 
@@ -81,6 +84,28 @@ class ImageMetadata:
     file_size: int | None
     width: int | None
     height: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredImage:
+    """An image value holding a stored file, as image variations and the image Asset resource read it;
+    ``file_size`` in bytes."""
+
+    file_id: str
+    width: int | None
+    height: int | None
+    file_size: int | None
+    mime_type: str | None
+    alternative_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TermRule:
+    """Which of a field's match values are its terms in a term aggregation (storage makes it SQL): only
+    values of ``length`` characters, only values without ``excludes`` in them (None: no such test)."""
+
+    length: int | None = None
+    excludes: str | None = None
 
 
 class FileStore(Protocol):
@@ -211,6 +236,10 @@ class FieldType(ABC):
         """What the Field sort clause orders by (text is compared lower-cased)."""
         return None
 
+    whole_values: ClassVar[bool] = False
+    """Whether the CONTAINS operator of the Field criterion matches one of the :meth:`match_values`
+    whole (keywords) rather than any part of them."""
+
     def match_values(self, value: JsonValue) -> list[IndexScalar]:
         """What the Field criterion compares with its operand: one entry per keyword, selected option,
         author, related item... By default the sort key alone."""
@@ -247,6 +276,49 @@ class FieldType(ABC):
     def has_upload(self, value: JsonValue) -> bool:
         """Whether :meth:`store_files` writes a new file for this value (rather than reference one)."""
         return False
+
+    def seal(self, value: JsonValue) -> JsonValue:
+        """The value to store once an edit is accepted: a secret sent in clear becomes its hash
+        (ezuser passwords). By default the value itself."""
+        return value
+
+    # -- images (services/image.py renders them; the REST image id is the service's) -----------------
+
+    def image_file(self, value: JsonValue) -> StoredImage | None:
+        """The stored image file this value holds, for variations and the Asset resource; None when it
+        holds none (every non-image type)."""
+        return None
+
+    def image_sources(self, value: JsonValue) -> list[int]:
+        """Content items whose image this value shows (an image asset's destination)."""
+        return []
+
+    def shown_image_id(self, value: JsonValue, own: str, source_images: Mapping[int, str]) -> str | None:
+        """The REST image id the output value shows: ``own`` (this field's, for an image) or one of
+        ``source_images`` (image id of each item of :meth:`image_sources` that has an image); None: none."""
+        return None
+
+    # -- user accounts (services/accounts.py keeps the users row on publish) --------------------------
+
+    carries_account: ClassVar[bool] = False
+    """Whether the value is a user account (the ``users`` row of its content item follows it)."""
+
+    def account(self, value: JsonValue, content_id: int) -> Account | None:
+        """The account row the value describes; None for an empty value (and every non-account type)."""
+        return None
+
+    def with_owner(self, value: JsonValue, content_id: int) -> JsonValue:
+        """The value once it belongs to content item ``content_id`` (an account learns its id)."""
+        return value
+
+    # -- term aggregations ---------------------------------------------------------------------------
+
+    term_rule: ClassVar[TermRule | None] = None
+    """Which indexed match values are terms; None: all of them."""
+
+    def term_key(self, stored: str, settings: Mapping[str, JsonValue]) -> object:
+        """A term as a client is shown it, from its indexed text (a number comes as its text)."""
+        return stored
 
 
 class ListFieldType(FieldType):

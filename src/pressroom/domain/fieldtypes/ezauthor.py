@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
-from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, TermRule, WireContext
 from pressroom.domain.fieldtypes.coerce import as_dict, as_int, as_list, dict_or_none, is_email, optional_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import enum
@@ -56,6 +56,8 @@ class AuthorType(ListFieldType):
 
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         return [{"id": a.get("id"), "name": a.get("name"), "email": a.get("email")} for a in _authors(value)]
+
+    term_rule = TermRule(excludes="@")  # indexed by name and by e-mail: the name is the term
 
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         authors = _authors(value)

@@ -26,5 +26,8 @@ class BooleanType(FieldType):
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return "1" if value is True else "0"
 
+    def term_key(self, stored: str, settings: Mapping[str, JsonValue]) -> object:
+        return float(stored) != 0
+
     def sort_key(self, value: JsonValue) -> str | int | float | None:
         return 1 if value is True else 0

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 import pycountry
 
 from pressroom.domain.errors import FieldError, InvalidArgument
-from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, WireContext
+from pressroom.domain.fieldtypes.base import IndexScalar, ListFieldType, TermRule, WireContext
 from pressroom.domain.fieldtypes.coerce import as_str
 from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.fieldtypes.params import boolean
@@ -62,6 +62,11 @@ class CountryType(ListFieldType):
 
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         return list(value) if isinstance(value, list) and value else None
+
+    term_rule = TermRule(length=2)  # indexed by alpha-2 code and by name: the code is the term
+
+    def term_key(self, stored: str, settings: Mapping[str, JsonValue]) -> object:
+        return stored.upper()
 
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return ", ".join(country_name(str(code)) for code in value) if isinstance(value, list) else ""

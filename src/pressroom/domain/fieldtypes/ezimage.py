@@ -1,8 +1,9 @@
 """ezimage: an image file with an alternative text; dimensions and mime type are read with Pillow.
 
-The REST ``imageId`` ("<contentId>-<fieldId>-<versionNo>") is not known to the value: the service that
-loads a field sets it under the key ``imageId`` (see :func:`image_id`) before :meth:`ImageType.to_wire`;
-without it the output has ``imageId: null`` and no variations.
+The REST ``imageId`` ("<contentId>-<fieldId>-<versionNo>", see :func:`pressroom.domain.image_variation.
+image_id`) is not known to the value: the service that loads a field asks :meth:`ImageType.shown_image_id`
+and sets it under the key ``imageId`` before :meth:`ImageType.to_wire`; without it the output has
+``imageId: null`` and no variations.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pressroom.domain.fieldtypes._binary import (
     BinaryFieldType,
     file_size_validator,
 )
-from pressroom.domain.fieldtypes.base import ImageMetadata, WireContext
+from pressroom.domain.fieldtypes.base import ImageMetadata, StoredImage, WireContext
 from pressroom.domain.fieldtypes.coerce import dict_or_none, int_or_none, optional_str, str_or_empty
 from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, string_list
@@ -26,11 +27,6 @@ from pressroom.domain.image_variation import decoded
 
 ALT_VALIDATOR = "AlternativeTextValidator"
 ERROR_TYPE = "ImageValidator"
-
-
-def image_id(content_id: int, field_id: int, version_no: int) -> str:
-    """The REST image id of a field value, used in variation hrefs."""
-    return f"{content_id}-{field_id}-{version_no}"
 
 
 class ImageType(BinaryFieldType):
@@ -102,6 +98,24 @@ class ImageType(BinaryFieldType):
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         hash_ = dict_or_none(value) or {}
         return str_or_empty(hash_.get("alternativeText")) or str_or_empty(hash_.get("fileName"))
+
+    def image_file(self, value: JsonValue) -> StoredImage | None:
+        hash_ = dict_or_none(value) or {}
+        file_id = str_or_empty(hash_.get("id"))
+        if not file_id:
+            return None
+        mime = hash_.get("mimeType")
+        return StoredImage(
+            file_id=file_id,
+            width=int_or_none(hash_.get("width")),
+            height=int_or_none(hash_.get("height")),
+            file_size=int_or_none(hash_.get("fileSize")),
+            mime_type=mime if isinstance(mime, str) and mime else None,
+            alternative_text=str_or_empty(hash_.get("alternativeText")),
+        )
+
+    def shown_image_id(self, value: JsonValue, own: str, source_images: Mapping[int, str]) -> str | None:
+        return own if isinstance(value, dict) else None
 
     def image_metadata(self, value: JsonValue) -> ImageMetadata | None:
         hash_ = dict_or_none(value)

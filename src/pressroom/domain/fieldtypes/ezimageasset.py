@@ -51,6 +51,12 @@ class ImageAssetType(FieldType):
         destination = int_or_none((dict_or_none(value) or {}).get("destinationContentId"))
         return [] if destination is None else [destination]
 
+    def image_sources(self, value: JsonValue) -> list[int]:
+        return self.relation_ids(value)
+
+    def shown_image_id(self, value: JsonValue, own: str, source_images: Mapping[int, str]) -> str | None:
+        return next((source_images[s] for s in self.image_sources(value) if s in source_images), None)
+
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         return str_or_empty((dict_or_none(value) or {}).get("alternativeText"))
 

@@ -12,6 +12,7 @@ from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 class KeywordType(ListFieldType):
     identifier = "ezkeyword"
     aliases = ("ibexa_keyword",)
+    whole_values = True
 
     def from_wire(self, raw: JsonValue) -> JsonValue:
         """A list of strings or one comma-separated string; items are trimmed, blanks and repeats dropped."""

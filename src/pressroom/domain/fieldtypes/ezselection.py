@@ -85,6 +85,11 @@ class SelectionType(ListFieldType):
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         return list(value) if isinstance(value, list) else []
 
+    def term_key(self, stored: str, settings: Mapping[str, JsonValue]) -> object:
+        """The option text of an indexed option index (the index itself for an option gone)."""
+        index = int(float(stored))
+        return all_options(settings).get(index, index)
+
     def name(self, value: JsonValue, settings: Mapping[str, JsonValue] | None = None) -> str:
         """The selected option texts joined by a space; without ``settings``, the indexes."""
         selected = value if isinstance(value, list) else []

@@ -1,13 +1,14 @@
 """ezuser: the account of a user content item (login, e-mail, password, enabled flag).
 
-``from_wire`` keeps the plain ``password`` under the key ``password``; the user service hashes it and
-stores ``passwordHash``, ``passwordHashType`` and ``passwordUpdatedAt`` (and ``contentId``) in the value.
+``from_wire`` keeps the plain ``password`` under the key ``password``; :meth:`UserType.seal` hashes it
+into ``passwordHash`` and ``passwordUpdatedAt``, and :meth:`UserType.with_owner` adds ``contentId``.
 None of the password keys ever go out on the wire. ``requireNewPassword`` (compare with the old hash) and
 ``requireNotCompromisedPassword`` are kept as settings but enforced by the service, not here.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 
 from pressroom.domain.errors import FieldError
@@ -26,6 +27,7 @@ from pressroom.domain.fieldtypes.jsonvalue import JsonDict, JsonValue
 from pressroom.domain.fieldtypes.params import boolean, integer, regex
 from pressroom.domain.fieldtypes.pattern import search
 from pressroom.domain.integers import INT32_MAX, INT32_MIN
+from pressroom.domain.passwords import hash_password
 from pressroom.domain.user import Account
 
 VALIDATOR = "PasswordValueValidator"
@@ -51,6 +53,7 @@ class UserType(FieldType):
     singular = True
     addable_with_instances = False
     searchable_supported = False
+    carries_account = True
     settings_schema = {
         "PasswordTTL": integer(None, minimum=0),
         "PasswordTTLWarning": integer(None, minimum=0),
@@ -124,6 +127,24 @@ class UserType(FieldType):
         carried = ("contentId",) if "password" in new_hash else _STORED_PASSWORD_KEYS
         kept.update((key, old_hash[key]) for key in carried if key in old_hash)
         return kept
+
+    def seal(self, value: JsonValue) -> JsonValue:
+        """A plain password never stays: it becomes ``passwordHash`` (and ``passwordUpdatedAt``)."""
+        if isinstance(value, dict) and isinstance(value.get("password"), str):
+            hashed = {k: v for k, v in value.items() if k != "password"}
+            hashed["passwordHash"] = hash_password(str(value["password"]))
+            hashed["passwordUpdatedAt"] = int(time.time())
+            return hashed
+        return value
+
+    def account(self, value: JsonValue, content_id: int) -> Account | None:
+        return account_of(value, content_id)
+
+    def with_owner(self, value: JsonValue, content_id: int) -> JsonValue:
+        """The account learns its content id (shown as fieldValue.contentId)."""
+        if isinstance(value, dict) and value.get("contentId") != content_id:
+            return {**value, "contentId": content_id}
+        return value
 
     def to_wire(self, value: JsonValue, ctx: WireContext) -> JsonValue:
         hash_ = dict_or_none(value)

@@ -39,12 +39,16 @@ from sqlalchemy import (
     false,
     func,
     literal,
+    not_,
     or_,
     select,
+    true,
 )
 
 from pressroom.domain import search as s
 from pressroom.domain.errors import BadRequest
+from pressroom.domain.fieldtypes.base import TermRule
+from pressroom.domain.fieldtypes.registry import all_field_types
 from pressroom.storage.sql.field_index import field_sort_expressions
 from pressroom.storage.sql.schema import (
     content,
@@ -295,17 +299,29 @@ def _field_definition_ids(aggregation: s.Aggregation) -> Any:
     )
 
 
+_TERM_RULES = {t.identifier: t.term_rule for t in all_field_types() if t.term_rule is not None}
+
+
+def _term_test(text: ColumnElement[str], rule: TermRule) -> ColumnElement[bool]:
+    """The SQL test an indexed text passes when ``rule`` keeps it as a term."""
+    tests = []
+    if rule.length is not None:
+        tests.append(func.length(text) == rule.length)
+    if rule.excludes is not None:
+        tests.append(not_(text.contains(rule.excludes, autoescape=True)))
+    return and_(true(), *tests)
+
+
 def _field_terms(aggregation: s.TermAggregation) -> _Terms:
-    """The match values of the field in any translation. A country is indexed by its code and by its
-    name, an author by name and email: only the code and the name count here."""
+    """The match values of the field in any translation that its type's :attr:`term_rule` keeps (a
+    country is indexed by its code and by its name, an author by name and email: only the code and the
+    name count)."""
     value = field_index.alias("agg_field")
     definition = field_definitions.alias("agg_field_definition")
     text = value.c.string_value
-    kept = or_(
-        definition.c.field_type.not_in(("ezcountry", "ezauthor")),
-        and_(definition.c.field_type == "ezcountry", func.length(text) == 2),
-        and_(definition.c.field_type == "ezauthor", text.not_like("%@%")),
-    )
+    kind = definition.c.field_type
+    ruled = (and_(kind == identifier, _term_test(text, rule)) for identifier, rule in _TERM_RULES.items())
+    kept = or_(kind.not_in(list(_TERM_RULES)), *ruled)
 
     def join(base: FromClause) -> FromClause:
         return base.join(

@@ -25,7 +25,7 @@ from sqlalchemy import ColumnElement, FromClause, Select, Subquery, and_, func, 
 
 from pressroom.domain import query as q
 from pressroom.domain.errors import InvalidArgument
-from pressroom.domain.fieldtypes.ezkeyword import KeywordType
+from pressroom.domain.fieldtypes.registry import all_field_types
 from pressroom.domain.search_index import index_string
 from pressroom.storage.sql.full_text import text_match, text_scores
 from pressroom.storage.sql.schema import content_types, field_definitions, field_index
@@ -36,7 +36,7 @@ _LIKE_SPECIAL = re.compile(r"([\\%_])")
 ORIENTATIONS = ("landscape", "portrait", "square")
 
 
-WHOLE_VALUE_TYPES = (KeywordType.identifier,)  # CONTAINS matches one of their values whole
+WHOLE_VALUE_TYPES = tuple(t.identifier for t in all_field_types() if t.whole_values)
 
 
 def _definitions(identifier: str, *conditions: ColumnElement[bool]) -> Select[Any]:

@@ -163,9 +163,8 @@ def load_content(connection: Connection) -> None:
         )
         for definition in content_type.field_definitions:
             field_id, wire = values[definition.identifier]
-            value = get_field_type(definition.field_type).from_wire(wire)
-            if isinstance(value, dict) and definition.field_type == "ezuser":
-                value = {**value, "contentId": cid}
+            field_type = get_field_type(definition.field_type)
+            value = field_type.with_owner(field_type.from_wire(wire), cid)
             fields.append(
                 {
                     "content_id": cid,
