@@ -6,7 +6,9 @@ one at once only one wins (the other sees it used: a replay or a reuse).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import Connection, bindparam, delete, exists, insert, or_, select, update
@@ -34,15 +36,20 @@ _ALIVE = select(
 )
 
 
-def _client(row: object) -> OAuthClient:
-    return OAuthClient(
-        id=row.id,  # type: ignore[attr-defined]
-        name=row.name,  # type: ignore[attr-defined]
-        redirect_uris=tuple(orjson.loads(row.redirect_uris)),  # type: ignore[attr-defined]
-        secret_hash=row.secret_hash,  # type: ignore[attr-defined]
-        user_id=row.user_id,  # type: ignore[attr-defined]
-        created_at=row.created_at,  # type: ignore[attr-defined]
-    )
+_Record = TypeVar("_Record", AuthorizationCode, RefreshToken)
+
+
+def _columns(record: OAuthClient | AuthorizationCode | RefreshToken) -> dict[str, Any]:
+    """A record's fields as the columns of its row (the names are the same)."""
+    return {field.name: getattr(record, field.name) for field in fields(record)}
+
+
+def _record(kind: type[_Record], row: Mapping[Any, Any]) -> _Record:
+    return kind(**{field.name: row[field.name] for field in fields(kind)})
+
+
+def _client(row: Mapping[Any, Any]) -> OAuthClient:
+    return OAuthClient(**{**row, "redirect_uris": tuple(orjson.loads(row["redirect_uris"]))})
 
 
 class SqlOAuthGateway:
@@ -51,23 +58,17 @@ class SqlOAuthGateway:
 
     # -- clients ------------------------------------------------------------------------------------------
     def create_client(self, client: OAuthClient) -> None:
-        self.c.execute(
-            insert(_clients).values(
-                id=client.id,
-                name=client.name,
-                redirect_uris=orjson.dumps(list(client.redirect_uris)).decode(),
-                secret_hash=client.secret_hash,
-                user_id=client.user_id,
-                created_at=client.created_at,
-            )
-        )
+        uris = orjson.dumps(list(client.redirect_uris)).decode()
+        self.c.execute(insert(_clients).values({**_columns(client), "redirect_uris": uris}))
 
     def client(self, client_id: str) -> OAuthClient | None:
         row = self.c.execute(select(_clients).where(_clients.c.id == client_id)).first()
-        return None if row is None else _client(row)
+        return None if row is None else _client(row._mapping)
 
     def clients(self) -> list[OAuthClient]:
-        return [_client(row) for row in self.c.execute(select(_clients).order_by(_clients.c.created_at))]
+        return [
+            _client(row._mapping) for row in self.c.execute(select(_clients).order_by(_clients.c.created_at))
+        ]
 
     def set_redirect_uris(self, client_id: str, uris: Sequence[str]) -> bool:
         changed = self.c.execute(
@@ -85,20 +86,7 @@ class SqlOAuthGateway:
     # -- authorization codes ------------------------------------------------------------------------------
     def add_code(self, code: AuthorizationCode) -> None:
         self.c.execute(delete(_codes).where(_codes.c.expires_at < code.expires_at - 3600))
-        self.c.execute(
-            insert(_codes).values(
-                code_hash=code.code_hash,
-                client_id=code.client_id,
-                user_id=code.user_id,
-                redirect_uri=code.redirect_uri,
-                scope=code.scope,
-                code_challenge=code.code_challenge,
-                code_challenge_method=code.code_challenge_method,
-                family_id=code.family_id,
-                used=False,
-                expires_at=code.expires_at,
-            )
-        )
+        self.c.execute(insert(_codes).values({**_columns(code), "used": False}))
 
     def take_code(self, code_hash: str) -> tuple[AuthorizationCode, bool] | None:
         """The code and whether this call took it (False: it was used before, a replay); None if
@@ -109,49 +97,18 @@ class SqlOAuthGateway:
         row = self.c.execute(select(_codes).where(_codes.c.code_hash == code_hash)).first()
         if row is None:
             return None
-        code = AuthorizationCode(
-            code_hash=row.code_hash,
-            client_id=row.client_id,
-            user_id=row.user_id,
-            redirect_uri=row.redirect_uri,
-            scope=row.scope,
-            code_challenge=row.code_challenge,
-            code_challenge_method=row.code_challenge_method,
-            family_id=row.family_id,
-            expires_at=row.expires_at,
-        )
-        return code, bool(taken)
+        return _record(AuthorizationCode, row._mapping), bool(taken)
 
     # -- refresh tokens -----------------------------------------------------------------------------------
     def add_refresh_token(self, token: RefreshToken) -> None:
         self.c.execute(delete(_refresh).where(_refresh.c.expires_at < token.expires_at - 86400 * 365))
-        self.c.execute(
-            insert(_refresh).values(
-                token_hash=token.token_hash,
-                family_id=token.family_id,
-                client_id=token.client_id,
-                user_id=token.user_id,
-                scope=token.scope,
-                epoch=token.epoch,
-                used=False,
-                expires_at=token.expires_at,
-            )
-        )
+        self.c.execute(insert(_refresh).values(_columns(token)))
 
     def refresh_token(self, token_hash: str) -> RefreshToken | None:
         row = self.c.execute(select(_refresh).where(_refresh.c.token_hash == token_hash)).first()
         if row is None:
             return None
-        return RefreshToken(
-            token_hash=row.token_hash,
-            family_id=row.family_id,
-            client_id=row.client_id,
-            user_id=row.user_id,
-            scope=row.scope,
-            epoch=row.epoch,
-            expires_at=row.expires_at,
-            used=bool(row.used),
-        )
+        return _record(RefreshToken, row._mapping)
 
     def use_refresh_token(self, token_hash: str) -> bool:
         """Mark it rotated; False if it was already (another request rotated it first)."""
