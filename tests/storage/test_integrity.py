@@ -130,3 +130,27 @@ def test_orphan_and_missing_files(engine: Engine, files: LocalFileStore, integri
         ("orphan-file", f"file {orphan.id}: stored but nothing references it (see gc-files)"),
     ]
     assert dict(report.checked)["stored files"] == 1
+
+
+def test_a_location_whose_copies_of_the_item_keys_differ(engine: Engine, integrity: IntegrityService) -> None:
+    """The item's type, publication date and name key on its locations (storage/sql/item_keys.py): the
+    database keeps them; a row written behind the triggers' back is reported."""
+    assert kinds(integrity.check()) == []
+    damage(engine, "UPDATE locations SET name_key = 'zz', published = 1 WHERE id = 15")
+    assert kinds(integrity.check()) == ["location-item-keys"]
+
+
+def test_a_location_of_an_unpublished_item_and_two_locations_under_one_parent(
+    engine: Engine, integrity: IntegrityService
+) -> None:
+    damage(engine, "UPDATE content SET status = 2 WHERE id = :admin")
+    assert kinds(integrity.check()) == ["location-of-unpublished"]
+    damage(engine, "UPDATE content SET status = 1 WHERE id = :admin")
+    damage(
+        engine,
+        "INSERT INTO locations (id, parent_id, content_id, path_string, depth, priority, hidden, invisible, "
+        "remote_id, sort_field, sort_order) SELECT 9001, l.parent_id, l.content_id, "
+        "(SELECT p.path_string FROM locations p WHERE p.id = l.parent_id) || '9001/', l.depth, l.priority, "
+        "l.hidden, l.invisible, 'twice', l.sort_field, l.sort_order FROM locations l WHERE l.id = 15",
+    )
+    assert kinds(integrity.check()) == ["location-twice-under-parent"]

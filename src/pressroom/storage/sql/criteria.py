@@ -118,21 +118,42 @@ def compile_criterion(
     item: FromClause = content,
     *,
     probe: bool = False,
+    driver: FromClause | None = None,
+    within: Sequence[q.Criterion] = (),
 ) -> ColumnElement[bool]:
     """The condition for ``criterion``; ``location`` is the locations row of a location query, ``item``
     the content row (an alias when the query joins ``content`` more than once, e.g. in a sub-query).
     ``probe``: location criteria of a content query check each candidate item's locations (a correlated
     EXISTS), never collect the ids of the locations that match: for a criterion that narrows what other
     criteria find, such as a caller's Subtree limitation on the content root (collecting the ids of its
-    100,000 locations cost more than the whole search)."""
-    return _Compiler(location, item, probe).visit(criterion)
+    100,000 locations cost more than the whole search).
+
+    ``driver``: a content query that reads each candidate through one of its locations (the children of
+    one parent, ``storage/sql/search.py``): the item's id is ``driver.content_id`` and the criteria on
+    the item's copied keys (type, publication date: ``storage/sql/item_keys.py``) read the driver row, so
+    that no criterion but those on other columns of the item needs its row.
+
+    ``within``: criteria every candidate is known to match (the query's own, when ``criterion`` is the
+    caller's read criterion): a Subtree they imply holds without a look at each candidate's locations
+    (a query for a subtree, or the children of one parent, inside the subtree a caller may read)."""
+    return _Compiler(location, item, probe, driver, tuple(within)).visit(criterion)
 
 
 class _Compiler:
-    def __init__(self, location: FromClause | None, item: FromClause, probe: bool = False) -> None:
+    def __init__(
+        self,
+        location: FromClause | None,
+        item: FromClause,
+        probe: bool = False,
+        driver: FromClause | None = None,
+        within: tuple[q.Criterion, ...] = (),
+    ) -> None:
         self.location = location
         self.item = item
         self.probe = probe
+        self.driver = driver
+        self.item_id: Any = driver.c.content_id if driver is not None else item.c.id
+        self.within = within
         self._visitors: dict[type[q.Criterion], Callable[[Any], ColumnElement[bool]]] = {
             q.MatchAll: lambda _c: true(),
             q.MatchNone: lambda _c: false(),
@@ -142,7 +163,7 @@ class _Compiler:
             # -- the item's own columns
             q.ContentId: lambda c: item.c.id.in_(c.ids),
             q.ContentRemoteId: lambda c: item.c.remote_id.in_(c.remote_ids),
-            q.ContentTypeId: lambda c: item.c.content_type_id.in_(c.ids),
+            q.ContentTypeId: lambda c: (driver if driver is not None else item).c.content_type_id.in_(c.ids),
             q.ContentTypeGroupId: self._content_type_group,
             q.IsContainer: self._is_container,
             q.SectionId: lambda c: item.c.section_id.in_(c.ids),
@@ -173,9 +194,7 @@ class _Compiler:
             q.LocationId: lambda c: self._on_location(lambda loc: loc.c.id.in_(c.ids)),
             q.LocationRemoteId: lambda c: self._on_location(lambda loc: loc.c.remote_id.in_(c.remote_ids)),
             q.ParentLocationId: lambda c: self._on_location(lambda loc: loc.c.parent_id.in_(c.ids)),
-            q.Subtree: lambda c: self._on_location(
-                lambda loc: or_(*(prefix_range(loc.c.path_string, path) for path in c.path_strings))
-            ),
+            q.Subtree: self._subtree,
             q.Depth: lambda c: self._on_location(
                 lambda loc: compare(loc.c.depth, c.operator, c.values, "Depth"), indexed=False
             ),
@@ -206,7 +225,7 @@ class _Compiler:
             return condition(self.location)
         other = locations.alias("criterion_location")
         if not indexed or self.probe:
-            return exists(select(other.c.id).where(other.c.content_id == self.item.c.id, condition(other)))
+            return exists(select(other.c.id).where(other.c.content_id == self.item_id, condition(other)))
         # content_id IS NOT NULL: the virtual root has none, and a NULL would make NOT IN match nothing
         matching = select(other.c.content_id).where(condition(other), other.c.content_id.is_not(None))
         return self.item.c.id.in_(matching)
@@ -257,11 +276,8 @@ class _Compiler:
 
     def _date_metadata(self, criterion: q.DateMetadata) -> ColumnElement[bool]:
         """modified: the last modification; created and published: the first publication (see above)."""
-        columns = {
-            "modified": self.item.c.modified,
-            "created": self.item.c.published,
-            "published": self.item.c.published,
-        }
+        published = (self.driver if self.driver is not None else self.item).c.published
+        columns = {"modified": self.item.c.modified, "created": published, "published": published}
         if criterion.target not in columns:
             raise InvalidArgument(
                 f"DateMetadata: target '{criterion.target}' is not one of modified, created, published"
@@ -345,6 +361,35 @@ class _Compiler:
         return self.item.c.id.in_(accounts) if criterion.value else self.item.c.id.not_in(accounts)
 
     # -- locations -----------------------------------------------------------------------------------
+    def _subtree(self, criterion: q.Subtree) -> ColumnElement[bool]:
+        found = self._on_location(
+            lambda loc: or_(*(prefix_range(loc.c.path_string, path) for path in criterion.path_strings))
+        )
+        implied = self._implied_subtree(criterion.path_strings)
+        return found if implied is None else or_(implied, found)
+
+    def _implied_subtree(self, paths: Sequence[str]) -> ColumnElement[bool] | None:
+        """A condition, the same for every candidate, under which the criteria of ``within`` put every
+        candidate inside one of the subtrees at ``paths`` (None: they do not say): a Subtree query whose
+        subtrees all lie inside them (always), or the children of parents that all do (one look at the
+        parents, computed once per statement, before any candidate's locations)."""
+
+        def inside(path: str) -> bool:
+            return any(path.startswith(outer) for outer in paths)
+
+        for part in self.within:
+            if isinstance(part, q.Subtree) and part.path_strings and all(map(inside, part.path_strings)):
+                return true()
+        for part in self.within:
+            if isinstance(part, q.ParentLocationId) and part.ids:
+                parent = locations.alias("criterion_implied_parent")
+                outside = select(parent.c.id).where(
+                    parent.c.id.in_(part.ids),
+                    not_(or_(*(prefix_range(parent.c.path_string, path) for path in paths))),
+                )
+                return ~exists(outside)
+        return None
+
     def _sibling(self, criterion: q.Sibling) -> ColumnElement[bool]:
         of = locations.alias("criterion_sibling_of")
         parent = select(of.c.parent_id).where(of.c.id == criterion.location_id).scalar_subquery()

@@ -14,6 +14,7 @@ from pressroom.domain.content import CONTENT_STATUS_CODES, DRAFT, PUBLISHED, VER
 from pressroom.domain.fieldtypes._binary import BinaryFieldType
 from pressroom.domain.fieldtypes.registry import all_field_types
 from pressroom.domain.integrity import Problem
+from pressroom.storage.sql.item_keys import COPIED
 from pressroom.storage.sql.schema import (
     content,
     content_fields,
@@ -115,6 +116,10 @@ class SqlIntegrityGateway:
         expected_invisible = or_(
             locations.c.hidden, func.coalesce(content.c.is_hidden, false()), parent.c.invisible
         )
+        # the copies of the item's search keys (storage/sql/item_keys.py), and a location only for a
+        # published item (storage/sql/search.py reads the children of a parent without the item's row)
+        keys_differ = or_(*(locations.c[name].is_distinct_from(content.c[name]) for name in COPIED))
+        unpublished = content.c.status != CONTENT_STATUS_CODES[PUBLISHED]
         query = (
             select(
                 locations.c.id,
@@ -128,6 +133,8 @@ class SqlIntegrityGateway:
                 locations.c.invisible,
                 expected_invisible.label("expected_invisible"),
                 content.c.id.label("found_content"),
+                content.c.status.label("content_status"),
+                keys_differ.label("keys_differ"),
             )
             .outerjoin(parent, parent.c.id == locations.c.parent_id)
             .outerjoin(content, content.c.id == locations.c.content_id)
@@ -141,6 +148,7 @@ class SqlIntegrityGateway:
                     and_(~locations.c.invisible, expected_invisible),
                     and_(locations.c.content_id.is_not(None), content.c.id.is_(None)),
                     locations.c.content_id.is_(None),
+                    and_(content.c.id.is_not(None), or_(keys_differ, unpublished)),
                 ),
             )
             .order_by(locations.c.id)
@@ -149,6 +157,16 @@ class SqlIntegrityGateway:
             where = f"location {row.id}"
             if row.content_id is None or row.found_content is None:
                 yield Problem("location-without-content", f"{where}: content {row.content_id} does not exist")
+            if row.found_content is not None and row.keys_differ:
+                yield Problem(
+                    "location-item-keys",
+                    f"{where}: its copies of the type, publication date or name key of content "
+                    f"{row.content_id} differ from the item's",
+                )
+            if row.found_content is not None and row.content_status != CONTENT_STATUS_CODES[PUBLISHED]:
+                yield Problem(
+                    "location-of-unpublished", f"{where}: content {row.content_id} is not published"
+                )
             if row.found_parent is None:
                 yield Problem("location-without-parent", f"{where}: parent {row.parent_id} does not exist")
                 continue
@@ -164,6 +182,22 @@ class SqlIntegrityGateway:
                     f"{where}: invisible is {bool(row.invisible)}, its own, its content's and its "
                     "parent's flags say otherwise",
                 )
+        yield from self._placement_problems()
+
+    def _placement_problems(self) -> Iterator[Problem]:
+        """An item with two locations under one parent (services refuse it; a search of the parent's
+        children counts each item once, by its location there)."""
+        twice = (
+            select(locations.c.parent_id, locations.c.content_id)
+            .where(locations.c.content_id.is_not(None))
+            .group_by(locations.c.parent_id, locations.c.content_id)
+            .having(func.count() > 1)
+            .order_by(locations.c.parent_id, locations.c.content_id)
+        )
+        for parent_id, content_id in self.c.execute(twice):
+            yield Problem(
+                "location-twice-under-parent", f"content {content_id} has two locations under {parent_id}"
+            )
 
     def referenced_files(self) -> tuple[set[str], set[str]]:
         """The stored files that field values reference, and the image renditions recorded."""

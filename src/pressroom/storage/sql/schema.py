@@ -321,6 +321,11 @@ locations = Table(
     Column("remote_id", String(100), nullable=False, unique=True),
     Column("sort_field", Integer, nullable=False, default=1),
     Column("sort_order", Integer, nullable=False, default=1),
+    # Copies of the item's search keys, kept by the database (storage/sql/item_keys.py): a search below
+    # one parent filters, sorts and counts from ix_locations_parent_type / _name alone.
+    Column("content_type_id", Integer, nullable=True),
+    Column("published", Integer, nullable=True),
+    Column("name_key", NAME_KEY, nullable=True),
     sqlite_autoincrement=True,
 )
 # Each index also holds what a search reads of the locations it finds, so that it answers alone (an index-
@@ -329,6 +334,14 @@ locations = Table(
 Index("ix_locations_parent", locations.c.parent_id, locations.c.path_string, locations.c.content_id)
 Index("ix_locations_content", locations.c.content_id, locations.c.hidden, locations.c.invisible)
 Index("ix_locations_path", locations.c.path_string, locations.c.content_id)
+Index(
+    "ix_locations_parent_type",
+    locations.c.parent_id,
+    locations.c.content_type_id,
+    locations.c.published,
+    locations.c.content_id,
+)
+Index("ix_locations_parent_name", locations.c.parent_id, locations.c.name_key, locations.c.content_id)
 
 # Trashed locations: the location row as it was (same id, so a restored item and its trashed children find
 # each other again), kept while its content has no location left. Deleting the content drops its items.

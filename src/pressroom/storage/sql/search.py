@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import ColumnElement, Connection, FromClause, and_, func, select
+from sqlalchemy import ColumnElement, Connection, FromClause, Select, and_, func, select
 
 from pressroom.domain.content import CONTENT_STATUS_CODES, PUBLISHED
-from pressroom.domain.query import Criterion
+from pressroom.domain.query import Criterion, LogicalAnd, ParentLocationId, all_of
 from pressroom.domain.read_scope import ReadScope
 from pressroom.domain.read_scope import criterion as read_criterion
 from pressroom.domain.search import Aggregation, AggregationResult, SortClause
@@ -23,7 +23,7 @@ from pressroom.storage.sql.aggregations import aggregate
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.field_index import relevance_scores
 from pressroom.storage.sql.schema import content, locations
-from pressroom.storage.sql.sort import apply_sort
+from pressroom.storage.sql.sort import DRIVER_KEYS, apply_sort
 
 
 class SqlSearchScope:
@@ -42,19 +42,49 @@ class SqlSearchScope:
         self.source: FromClause = (
             locations.join(content, content.c.id == locations.c.content_id) if locations_query else content
         )
+        parts = _conjuncts(criterion)
         self.condition: ColumnElement[bool] = and_(
             content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
-            compile_criterion(read_criterion(readable), self.location, probe=True),
+            compile_criterion(read_criterion(readable), self.location, probe=True, within=parts),
             compile_criterion(criterion, self.location),
         )
         self._id: Any = locations.c.id if locations_query else content.c.id
         self.criterion = criterion
+        self.driver: FromClause | None = None
+        parent = None if locations_query else _one_parent(parts)
+        if parent is not None:
+            # The children of one parent: each item has at most one location there (services refuse a
+            # second), and only a published item has locations, so the location rows below the parent
+            # are the candidates, one per item. What the item's row is needed for joins it; the type,
+            # date and name keys are copies on the row (item_keys.py), so a page and its count by them
+            # read ix_locations_parent_type or _name alone.
+            rest = [part for part in parts if part is not parent[0]]
+            self.driver = locations
+            self._id = locations.c.content_id
+            self.source = locations
+            self.condition = and_(
+                locations.c.parent_id == parent[1],
+                compile_criterion(read_criterion(readable), probe=True, driver=locations, within=parts),
+                compile_criterion(all_of(rest), driver=locations),
+            )
+            self._content_condition = and_(
+                content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
+                compile_criterion(read_criterion(readable), probe=True, within=parts),
+                compile_criterion(criterion),
+            )
+            if _reads_content(select(self._id).select_from(locations).where(self.condition)):
+                self.source = locations.join(content, content.c.id == locations.c.content_id)
 
     def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
         """The ids (location ids for a location search) of one page, in ``sort`` order then by id."""
         page = select(self._id).where(self.condition)
+        source = self.source
+        if self.driver is not None and not all(clause.key in DRIVER_KEYS for clause in sort):
+            source = locations.join(content, content.c.id == locations.c.content_id)
         dialect = self.c.dialect.name
-        query = apply_sort(page, self.source, sort, self.location, criterion=self.criterion, dialect=dialect)
+        query = apply_sort(
+            page, source, sort, self.location, criterion=self.criterion, dialect=dialect, driver=self.driver
+        )
         return list(self.c.execute(query.offset(offset).limit(limit)).scalars())
 
     def count(self) -> int:
@@ -73,7 +103,29 @@ class SqlSearchScope:
         return {item: found.get(item, 0.0) for item in wanted}
 
     def aggregate(self, aggregations: Sequence[Aggregation]) -> tuple[AggregationResult, ...]:
-        return aggregate(self.c, self.condition, self.location, aggregations)
+        condition = self.condition if self.driver is None else self._content_condition
+        return aggregate(self.c, condition, self.location, aggregations)
+
+
+def _conjuncts(criterion: Criterion) -> tuple[Criterion, ...]:
+    """The parts of ``criterion`` that every match satisfies: the criterion itself, or the parts of a
+    LogicalAnd (nested ones flattened)."""
+    if isinstance(criterion, LogicalAnd):
+        return tuple(part for inner in criterion.criteria for part in _conjuncts(inner))
+    return (criterion,)
+
+
+def _one_parent(parts: Sequence[Criterion]) -> tuple[ParentLocationId, int] | None:
+    """The ParentLocationId part naming a single parent, with that parent's id (None: no such part)."""
+    for part in parts:
+        if isinstance(part, ParentLocationId) and len(part.ids) == 1:
+            return part, int(part.ids[0])
+    return None
+
+
+def _reads_content(query: Select[Any]) -> bool:
+    """Whether ``query`` (from ``locations``) reads a column of ``content`` outside a sub-query."""
+    return content in query.get_final_froms()
 
 
 class SqlSearchGateway:

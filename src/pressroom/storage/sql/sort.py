@@ -43,6 +43,11 @@ _LOCATION_COLUMNS = {
 }
 
 
+# Keys a content query read through one location of each item (``driver``) finds on that row: copies of
+# the item's columns (storage/sql/item_keys.py) and its id.
+DRIVER_KEYS = frozenset({SortKey.CONTENT_ID, SortKey.DATE_PUBLISHED, SortKey.CONTENT_NAME})
+
+
 def needs_content(clauses: Sequence[SortClause]) -> bool:
     """Whether sorting a location query by ``clauses`` reads the content row."""
     return any(clause.key not in LOCATION_KEYS for clause in clauses)
@@ -52,9 +57,16 @@ class _Sorter:
     """Collects the joins the clauses need on top of ``source`` and the keys of each clause."""
 
     def __init__(
-        self, source: FromClause, location: FromClause | None, criterion: q.Criterion, dialect: str
+        self,
+        source: FromClause,
+        location: FromClause | None,
+        criterion: q.Criterion,
+        dialect: str,
+        driver: FromClause | None = None,
     ) -> None:
         self.source = source
+        self.driver = driver
+        self.item: FromClause = content if driver is None else driver  # the row the DRIVER_KEYS are read on
         self.location = location
         self.criterion = criterion
         self.dialect = dialect
@@ -98,7 +110,7 @@ class _Sorter:
         if key is SortKey.FIELD:
             return [_last(expression, clause.ascending) for expression in self._field(clause)]
         if key is SortKey.CONTENT_NAME:
-            return [_last(bytewise(content.c.name_key), clause.ascending)]
+            return [_last(bytewise(self.item.c.name_key), clause.ascending)]
         if key is SortKey.SCORE:
             score = self._score()
             return [] if score is None else [score.asc() if clause.ascending else score.desc()]
@@ -107,11 +119,11 @@ class _Sorter:
 
     def _plain(self, key: SortKey) -> Any:
         if key is SortKey.CONTENT_ID:
-            return content.c.id
+            return content.c.id if self.driver is None else self.driver.c.content_id
         if key is SortKey.DATE_MODIFIED:
             return content.c.modified
         if key is SortKey.DATE_PUBLISHED:
-            return content.c.published
+            return self.item.c.published
         if key is SortKey.SECTION_IDENTIFIER:
             return bytewise(self._section().c.identifier)
         if key is SortKey.SECTION_NAME:
@@ -165,12 +177,20 @@ def apply_sort(
     *,
     criterion: q.Criterion | None = None,
     dialect: str = "sqlite",
+    driver: FromClause | None = None,
 ) -> Select[Any]:
     """``page`` selecting from ``source`` (plus the joins the keys need), ordered by ``clauses`` and then
     by the id of the location row (``location`` given: a query over locations) or of the item.
     ``criterion`` (what the query matches) feeds the Score and Field keys; ``dialect`` is the
-    connection's (relevance is engine-specific)."""
-    sorter = _Sorter(source, location, criterion or q.MatchAll(), dialect)
+    connection's (relevance is engine-specific). ``driver``: a content query reads each item through
+    that locations row, which holds copies of the ``DRIVER_KEYS`` (and the item's id, the tie)."""
+    sorter = _Sorter(source, location, criterion or q.MatchAll(), dialect, driver)
     keys = [term for clause in clauses for term in sorter.keys(clause)]
-    tie = location.c.id if location is not None else content.c.id
+    tie = (
+        location.c.id
+        if location is not None
+        else sorter.item.c.content_id
+        if driver is not None
+        else content.c.id
+    )
     return page.select_from(sorter.source).order_by(*keys, tie)
