@@ -15,6 +15,7 @@ import pytest
 
 from pressroom.domain import query as q
 from pressroom.domain.content import ContentUpdate, FieldInput, VersionUpdate
+from pressroom.domain.fieldtypes.jsonvalue import JsonValue
 from pressroom.domain.location import LocationCreate
 from pressroom.domain.search import (
     SearchQuery,
@@ -61,7 +62,7 @@ def healthy(repo: Repo) -> None:
     assert [problem.kind for problem in report.problems] == []
 
 
-INTRO = {
+INTRO: JsonValue = {
     "xml": '<?xml version="1.0" encoding="UTF-8"?><section xmlns="http://docbook.org/ns/docbook" '
     'version="5.0-variant ezpublish-1.0"><para>Intro</para></section>'
 }

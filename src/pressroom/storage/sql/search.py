@@ -43,37 +43,40 @@ class SqlSearchScope:
             locations.join(content, content.c.id == locations.c.content_id) if locations_query else content
         )
         parts = _conjuncts(criterion)
-        self.condition: ColumnElement[bool] = and_(
-            content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
-            compile_criterion(read_criterion(readable), self.location, probe=True, within=parts),
-            compile_criterion(criterion, self.location),
-        )
         self._id: Any = locations.c.id if locations_query else content.c.id
         self.criterion = criterion
+        self._readable = read_criterion(readable)
+        self._parts = parts
         self.driver: FromClause | None = None
         parent = None if locations_query else _one_parent(parts)
-        if parent is not None:
-            # The children of one parent: each item has at most one location there (services refuse a
-            # second), and only a published item has locations, so the location rows below the parent
-            # are the candidates, one per item. What the item's row is needed for joins it; the type,
-            # date and name keys are copies on the row (item_keys.py), so a page and its count by them
-            # read ix_locations_parent_type or _name alone.
-            rest = [part for part in parts if part is not parent[0]]
-            self.driver = locations
-            self._id = locations.c.content_id
+        if parent is None:
+            self.condition: ColumnElement[bool] = self._item_condition()
+            return
+        # The children of one parent: each item has at most one location there (services refuse a
+        # second; ``pressroom check`` reports one), and only a published item has locations, so the
+        # location rows below the parent are the candidates, one per item. What the item's row is needed
+        # for joins it; the type, date and name keys are copies on the row (item_keys.py), so a page and
+        # its count by them read ix_locations_parent_type or _name alone.
+        rest = [part for part in parts if part is not parent[0]]
+        self.driver = locations
+        self._id = locations.c.content_id
+        self.condition = and_(
+            locations.c.parent_id == parent[1],
+            compile_criterion(self._readable, probe=True, driver=locations, within=parts),
+            compile_criterion(all_of(rest), driver=locations),
+        )
+        if _reads_content(select(self._id).select_from(locations).where(self.condition)):
+            self.source = locations.join(content, content.c.id == locations.c.content_id)
+        else:
             self.source = locations
-            self.condition = and_(
-                locations.c.parent_id == parent[1],
-                compile_criterion(read_criterion(readable), probe=True, driver=locations, within=parts),
-                compile_criterion(all_of(rest), driver=locations),
-            )
-            self._content_condition = and_(
-                content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
-                compile_criterion(read_criterion(readable), probe=True, within=parts),
-                compile_criterion(criterion),
-            )
-            if _reads_content(select(self._id).select_from(locations).where(self.condition)):
-                self.source = locations.join(content, content.c.id == locations.c.content_id)
+
+    def _item_condition(self) -> ColumnElement[bool]:
+        """The condition over the item's row (and, for a location search, the location row)."""
+        return and_(
+            content.c.status == CONTENT_STATUS_CODES[PUBLISHED],
+            compile_criterion(self._readable, self.location, probe=True, within=self._parts),
+            compile_criterion(self.criterion, self.location),
+        )
 
     def page(self, sort: Sequence[SortClause], offset: int, limit: int) -> list[int]:
         """The ids (location ids for a location search) of one page, in ``sort`` order then by id."""
@@ -103,7 +106,7 @@ class SqlSearchScope:
         return {item: found.get(item, 0.0) for item in wanted}
 
     def aggregate(self, aggregations: Sequence[Aggregation]) -> tuple[AggregationResult, ...]:
-        condition = self.condition if self.driver is None else self._content_condition
+        condition = self.condition if self.driver is None else self._item_condition()
         return aggregate(self.c, condition, self.location, aggregations)
 
 
