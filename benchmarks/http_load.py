@@ -149,7 +149,7 @@ def start_server(database_url: str, workers: int, file_root: Path) -> tuple[subp
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 180  # installing the database takes a while on a busy machine
     while True:
         try:
             urllib.request.urlopen(base + PREFIX + "/", timeout=1).read()  # noqa: S310 (loopback only)
