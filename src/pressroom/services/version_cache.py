@@ -48,7 +48,7 @@ class VersionCache:
         value = field.value
         last = self._last_values.get(field.field_definition_id)
         if last is not None and type(last) is type(value) and last == value:
-            value = last  # type: ignore[assignment]  # the same type, an equal value
+            value = last  # the same type, an equal value
         else:
             self._last_values[field.field_definition_id] = value
         intern = sys.intern
