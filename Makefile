@@ -57,7 +57,7 @@ wrk:
 	@command -v wrk >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null)
 
 bench: $(DEV) varnish wrk
-	$(BIN)/python -m benchmarks.content_load
+	$(BIN)/python -m benchmarks.content_load --baseline benchmarks/content_baseline.json
 	$(BIN)/python -m benchmarks.tree_load
 	$(BIN)/python -m benchmarks.subtree_load --baseline benchmarks/subtree_baseline.json
 	$(BIN)/python -m benchmarks.varnish_load

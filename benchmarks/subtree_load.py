@@ -20,7 +20,6 @@ The delete runs on the subtree the restore brought back: with code that restored
 from __future__ import annotations
 
 import argparse
-import json
 import sqlite3
 import sys
 import tempfile
@@ -34,6 +33,7 @@ from typing import Any
 from sqlalchemy import Engine, event, func, select, text
 from tests.helpers import scratch_postgres
 
+from benchmarks.goals import load_figures, now, save_figures
 from benchmarks.tree_data import grow_tree
 from pressroom.domain.location import LocationUpdate
 from pressroom.domain.user import User
@@ -186,9 +186,8 @@ def goal_text(name: str) -> str:
 
 def load(path: Path) -> tuple[str, dict[str, dict[str, Measure]]]:
     """When and what a ``--save`` wrote."""
-    saved = json.loads(path.read_text())
-    figures = {db: {op: Measure(**m) for op, m in ops.items()} for db, ops in saved["figures"].items()}
-    return saved["measured"], figures
+    measured, saved = load_figures(path)
+    return measured, {db: {op: Measure(**m) for op, m in ops.items()} for db, ops in saved.items()}
 
 
 def main() -> int:
@@ -220,10 +219,10 @@ def main() -> int:
             else:
                 with scratch_postgres(args.postgres_url, "pressroom_subtree") as url:
                     measured[backend] = Bench(url, Path(tmp)).run(args.size, args.large_delete)
-    stamp = ", ".join(stamps) or time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    stamp = ", ".join(stamps) or now()
     if args.save:
         figures = {db: {op: asdict(m) for op, m in ops.items()} for db, ops in measured.items()}
-        args.save.write_text(json.dumps({"measured": stamp, "figures": figures}, indent=1))
+        save_figures(args.save, stamp, figures)
     before: dict[str, dict[str, Measure]] = {}
     if args.baseline:
         measured_at, before = load(args.baseline)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -48,6 +48,9 @@ class Metrics:
     event_backlog: Gauge
     webhook_pending: Gauge
     cache_lookups: Counter
+    # The children of ``requests`` and ``duration`` for each (route, method label, status) seen: labels()
+    # costs more than the increments it leads to. As bounded as the labels.
+    answered: dict[tuple[str, str, int], tuple[Counter, Histogram]] = field(default_factory=dict)
 
 
 @cache
@@ -83,8 +86,12 @@ def metrics() -> Metrics:
 def observe_request(route: str, method: str, status: int, seconds: float) -> None:
     recorded = metrics()
     label = method if method in METHODS else OTHER_METHOD
-    recorded.requests.labels(route, label, str(status)).inc()
-    recorded.duration.labels(route).observe(seconds)
+    children = recorded.answered.get((route, label, status))
+    if children is None:
+        children = recorded.requests.labels(route, label, str(status)), recorded.duration.labels(route)
+        recorded.answered[route, label, status] = children
+    children[0].inc()
+    children[1].observe(seconds)
 
 
 def cache_lookups() -> tuple[Counter, Counter]:

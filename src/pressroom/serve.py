@@ -14,6 +14,7 @@ Everything comes from the environment ``pressroom serve`` set (``PRESSROOM_*``) 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import logging
 import os
 import shutil
@@ -106,9 +107,31 @@ def worker_app() -> Any:
     """
     for stop in (signal.SIGTERM, signal.SIGINT):
         signal.signal(stop, signal.SIG_DFL)
+    limit_malloc_arenas()
     from pressroom.app import asgi_from_env  # noqa: PLC0415 (in the worker only)
 
     return asgi_from_env()
+
+
+M_ARENA_MAX = -8  # glibc's mallopt parameter
+WORKER_ARENAS = 2
+
+
+def limit_malloc_arenas() -> bool:
+    """At most :data:`WORKER_ARENAS` malloc arenas in this worker, as ``MALLOC_ARENA_MAX=2`` would give:
+    glibc opens an arena for each thread that allocates (up to eight per core: Granian's threads, the
+    off-loop pool), and the memory freed in one is not reused by another, so a worker that had read 10,000
+    items held about 20 MB more with the default (219 against 200 MB) for the same requests per second.
+    The environment variable, when set, is the operator's choice and glibc applied it at start. False
+    where there is no glibc."""
+    if "MALLOC_ARENA_MAX" in os.environ:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
+    return bool(mallopt(M_ARENA_MAX, WORKER_ARENAS))
 
 
 if __name__ == "__main__":

@@ -48,11 +48,12 @@ from pressroom.rest.httpcache import (
     cache_headers,
     user_context_answer,
 )
-from pressroom.rest.media import Rendering, negotiate, parse_media_type
+from pressroom.rest.media import Accept, Rendering, negotiate, parse_media_type
 from pressroom.rest.oauth import OAuthEndpoints
 from pressroom.rest.offload import off_loop
 from pressroom.rest.operations import Answer, Trace, request_id
-from pressroom.rest.output.cache import RepresentationCache
+from pressroom.rest.output.basics import Root
+from pressroom.rest.output.cache import Rendered, RepresentationCache
 from pressroom.rest.output.visitor import Out, Representation, visit
 from pressroom.rest.output.writers import writer_for
 from pressroom.rest.request import RestRequest
@@ -70,6 +71,27 @@ Send = Callable[[Message], Awaitable[None]]
 
 _OVERRIDE = re.compile(r"^[A-Z]+$")
 _READS = frozenset(("GET", "HEAD"))
+_NO_QUERY = QueryParams()  # immutable: shared by the requests without a query string
+MEMO_LIMIT = 512  # distinct Accept headers (or answers checked) remembered; then the memo starts again
+
+
+class RequestHeaders(Headers):
+    """The request's headers as Starlette's ``Headers``, but looked up in a dictionary made once: Starlette
+    scans the list on every lookup, and a request asks for a dozen names. The first of repeated headers
+    is the one found, as with Starlette."""
+
+    def __init__(self, scope: Scope) -> None:
+        super().__init__(scope=scope)
+        self._first = {key.decode("latin-1"): value.decode("latin-1") for key, value in reversed(self._list)}
+
+    def __getitem__(self, key: str) -> str:
+        return self._first[key.lower()]
+
+    def __contains__(self, key: Any) -> bool:
+        return key.lower() in self._first
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self._first.get(key.lower(), default)
 
 
 class Reply:
@@ -101,6 +123,9 @@ class RestApp:
         self.docs = ApiDocs(settings, router)
         self.oauth = OAuthEndpoints(settings, services)
         self.surrogate_key = uses_surrogate_key(settings.http_cache_purge)  # Fastly's header for the keys
+        self._accepts: dict[str | None, Accept] = {}  # negotiate() of each Accept header seen
+        self._declared: set[tuple[str, int, bytes | None]] = set()  # answers _check_declared let through
+        self._root: dict[Rendering, Rendered] = {}  # the root resource never changes: rendered once
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
@@ -147,9 +172,17 @@ class RestApp:
                 return dialect, path[len(dialect.prefix) :] or "/"
         return None
 
+    def _negotiate(self, header: str | None) -> Accept:
+        accept = self._accepts.get(header)
+        if accept is None:
+            if len(self._accepts) >= MEMO_LIMIT:
+                self._accepts.clear()
+            accept = self._accepts[header] = negotiate(header)
+        return accept
+
     async def handle(self, scope: Scope, body: RequestBody, trace: Trace, client: Client) -> Reply:
-        headers = Headers(scope=scope)
-        accept = negotiate(headers.get("accept"))
+        headers = RequestHeaders(scope)
+        accept = self._negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
         dialect = found[0] if found else self.settings.dialects[0]
         out = Out(Rendering(dialect, accept.format), self.router, self.services.images.variation_names)
@@ -177,7 +210,8 @@ class RestApp:
                 return reply
             route, params = self.router.match(method, path)
             trace.route = route.name
-            query = QueryParams(scope.get("query_string", b""))
+            query_string = scope.get("query_string", b"")
+            query = QueryParams(query_string) if query_string else _NO_QUERY
             _refuse_nul(params, query)
             # Who is calling decides how much body to accept: know it before reading any.
             cookies = cookie_parser(headers.get("cookie", ""))
@@ -268,7 +302,7 @@ class RestApp:
         if user.request is not None and user.request.pending() is not None:
             self.services.auth.confirm_caller(user.request)
         reply = self._render(request.out, method, headers, result)
-        _check_declared(route.name, self.responses[route.name], reply)
+        self._check_declared(route.name, reply)
         if caller.stale_cookie and not route.name.startswith("session."):
             reply.header("set-cookie", clearing_cookie(caller.cookie_name, request.secure_cookies))
         shared = method in _READS and not any(name == b"set-cookie" for name, _ in reply.headers)
@@ -333,7 +367,9 @@ class RestApp:
         if method not in ("GET", "HEAD"):
             return self._represent(out, 200, visit(out, result))
         key = getattr(result, "cache_key", None)
-        if key is None:
+        if type(result) is Root:
+            etag, reply = self._rendered_root(out, result)
+        elif key is None:
             representation = visit(out, result)
             etag = representation.etag
             reply = self._represent(out, 200, representation)
@@ -357,6 +393,27 @@ class RestApp:
         reply = Reply(200, body)
         reply.headers.extend(headers)
         return etag, reply
+
+    def _rendered_root(self, out: Out, root: Root) -> tuple[str | None, Reply]:
+        rendered = self._root.get(out.rendering)
+        if rendered is None:
+            representation = visit(out, root)
+            fresh = self._represent(out, 200, representation)
+            rendered = self._root[out.rendering] = (representation.etag, fresh.body, tuple(fresh.headers))
+        etag, body, headers = rendered
+        reply = Reply(200, body)
+        reply.headers.extend(headers)
+        return etag, reply
+
+    def _check_declared(self, name: str, reply: Reply) -> None:
+        """:func:`_check_declared`, once for each route, status and media type."""
+        sent = next((value for key, value in reply.headers if key == b"content-type"), None)
+        if (name, reply.status, sent) in self._declared:
+            return
+        _check_declared(name, self.responses[name], reply)
+        if len(self._declared) >= MEMO_LIMIT:
+            self._declared.clear()
+        self._declared.add((name, reply.status, sent))
 
     @staticmethod
     def _represent(out: Out, status: int, representation: Representation) -> Reply:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 from dataclasses import dataclass
@@ -71,6 +72,7 @@ def csrf_token_matches(token: str | None, session: Session) -> bool:
     return hmac.compare_digest(token.encode("utf-8", "surrogateescape"), session.csrf_token.encode("utf-8"))
 
 
+@functools.cache  # one of the configured siteaccesses (siteaccess_of refuses others)
 def cookie_name_for(siteaccess: str) -> str:
     return COOKIE_PREFIX + hashlib.md5(siteaccess.encode(), usedforsecurity=False).hexdigest()
 
