@@ -3,15 +3,19 @@ caller's transaction."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from pressroom.domain.content import ContentInfo, NewContent, NewVersion
-from pressroom.domain.location import LocationCreate
+from pressroom.domain.content import PUBLISHED, ContentInfo, NewContent, NewVersion
+from pressroom.domain.content_type import ContentType
+from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
+from pressroom.services.accounts import account_definition
 from pressroom.services.content_loading import current_version, get_content, get_content_type
 from pressroom.services.content_tree import new_remote_id, resolve_location
 from pressroom.services.publishing import publish
+from pressroom.services.url_alias_ops import alias_copies, segment_names
 from pressroom.storage.spi import Tx
 
 
@@ -53,3 +57,76 @@ def copy_item(
     tx.locations.add_pending(new_id, resolve_location(tx, replace(where, remote_id=None), content_type))
     publish(tx, get_content(tx, new_id), version, now, by=user, event=event, copiedFrom=info.id)
     return get_content(tx, new_id)
+
+
+def copy_subtree(
+    tx: Tx, user: User, originals: Sequence[Location], parent: Location, now: datetime
+) -> Location | None:
+    """Copy the subtree ``originals`` (its top first, then top down, as ``locations.subtree`` lists it)
+    below ``parent``, in a number of statements that does not grow with its size: every item once, as
+    :func:`copy_item` copies it (its current version published as version 1 by ``user``, who owns the
+    copy; section, fields, names, search index and relations as the original's), every location placed
+    like its original, the first location of an item its main one, URL aliases as publishing makes them.
+    Returns the new top location; None (nothing written) when the subtree holds a user or group whose
+    publish does more than a copy of rows (an account): the caller copies item by item then."""
+    infos = tx.content.get_many(loc.content_id for loc in originals if loc.content_id is not None)
+    types = {
+        type_id: get_content_type(tx, type_id) for type_id in {i.content_type_id for i in infos.values()}
+    }
+    if any(account_definition(content_type) for content_type in types.values()):
+        return None
+    order = list(dict.fromkeys(loc.content_id for loc in originals if loc.content_id is not None))
+    copy_ids = dict(zip(order, tx.copies.new_content_ids(len(order)), strict=True))
+    location_ids = tx.locations.new_ids(len(originals))
+    placed: dict[int, Location] = {}
+    main: dict[int, int] = {}
+    for original, location_id in zip(originals, location_ids, strict=True):
+        assert original.content_id is not None
+        above = placed.get(original.parent_id, parent)
+        placed[original.id] = Location(
+            id=location_id,
+            parent_id=above.id,
+            content_id=copy_ids[original.content_id],
+            path_string=f"{above.path_string}{location_id}/",
+            depth=above.depth + 1,
+            priority=original.priority,
+            hidden=original.hidden,
+            invisible=above.invisible or above.hidden or original.hidden,  # a copy is never hidden itself
+            remote_id=new_remote_id(),
+            sort_field=original.sort_field,
+            sort_order=original.sort_order,
+        )
+        main.setdefault(original.content_id, location_id)
+    copies = [(old, new, new_remote_id(), main[old]) for old, new in copy_ids.items()]
+    tx.copies.copy_items(copies, user.id, now)
+    made = list(placed.values())
+    tx.locations.insert_many(made)
+    copied = {
+        copy_ids[old]: replace(
+            info, id=copy_ids[old], remote_id=remote_id, owner_id=user.id, status=PUBLISHED,
+            current_version_no=1, main_location_id=main_id,
+        )
+        for old, _, remote_id, main_id in copies
+        for info in (infos[old],)
+    }  # fmt: skip
+    alias_copies(tx, made, copied, _segment_names(tx, infos, types, copy_ids))
+    return made[0]
+
+
+def _segment_names(
+    tx: Tx, infos: Mapping[int, ContentInfo], types: Mapping[int, ContentType], copy_ids: Mapping[int, int]
+) -> dict[int, dict[str, str]]:
+    """The URL alias segment sources of each copy (by copy id): its names, or what its type's alias
+    schema makes of its fields (read for those items only)."""
+    names = {copy_ids[i.id]: dict(i.names) for i in infos.values()}
+    schematic = [i for i in infos.values() if types[i.content_type_id].url_alias_schema]
+    if schematic:
+        keys = [(i.id, i.current_version_no) for i in schematic]
+        versions, fields = tx.content.get_versions(keys), tx.content.load_fields_of(keys)
+        for info in schematic:
+            key = (info.id, info.current_version_no)
+            if key in versions:
+                names[copy_ids[info.id]] = segment_names(
+                    types[info.content_type_id], versions[key], fields[key]
+                )
+    return names

@@ -90,13 +90,13 @@ def refresh_aliases(
     names: Mapping[int, dict[str, str]],
     infos: Mapping[int, ContentInfo] | None = None,
     new: bool = False,
-) -> None:
+) -> dict[int, int]:
     """``refresh_location_aliases`` of locations the caller holds, with their content's ``infos`` when
     it has them (as they are now) and ``new``: the locations were created in this transaction, so no
-    entry leads to them yet."""
+    entry leads to them yet. Returns the node of each location (and of their parents) as known here."""
     located = [loc for loc in located if loc.content_id is not None and loc.id != CONTENT_ROOT_LOCATION_ID]
     if not located:
-        return
+        return {}
     located.sort(key=lambda loc: (loc.depth, loc.id))
     if infos is None:
         infos = tx.content.get_many(loc.content_id for loc in located if loc.content_id is not None)
@@ -125,6 +125,52 @@ def refresh_aliases(
     for key, entry in state.items():
         if stored.get(key) != entry:
             tx.url_aliases.save(entry)
+    return nodes
+
+
+def alias_copies(
+    tx: Tx, made: Sequence[Location], infos: Mapping[int, ContentInfo], names: Mapping[int, dict[str, str]]
+) -> None:
+    """The aliases of a subtree of locations created in this transaction (``made``: its top first, then
+    top down), as ``refresh_aliases`` makes them one location at a time, in a fixed number of statements.
+    The top's segments are claimed beside what its parent holds already; every other location lies
+    below a node made here, which no entry but those worked out here can hold, so that their segments
+    (with the suffixes siblings named alike take, in the same order) are worked out in memory and
+    inserted at once."""
+    if not made:
+        return
+    nodes = refresh_aliases(tx, made[:1], names, infos, new=True)
+    fresh = iter(tx.url_aliases.new_nodes(len(made) - 1))
+    entries: dict[Key, AliasEntry] = {}
+    for location in made[1:]:
+        info = infos.get(location.content_id or 0)
+        if info is None or not info.is_published:
+            continue
+        parent = nodes.get(location.parent_id)
+        if parent is None:  # a parent without aliases: its segments go at the top level, beside others
+            nodes.update(refresh_aliases(tx, [location], names, infos, new=True))
+            continue
+        action = location_action(location.id)
+        segments = names.get(info.id, {})
+        for language in sorted(segments, key=lambda code: (code != info.main_language_code, code)):
+            base = slugify(segments[language])
+            always_available = info.always_available and language == info.main_language_code
+            counter = 1
+            while True:
+                text = base if counter == 1 else f"{base}{counter}"
+                key = (parent, text_md5(text))
+                existing = entries.get(key)
+                if existing is None:
+                    if location.id not in nodes:
+                        nodes[location.id] = next(fresh)
+                    node = nodes[location.id]
+                    entries[key] = _original(key, text, node, action, always_available, language)
+                    break
+                if existing.action == action:  # another language of this location, same text
+                    entries[key] = replace(existing, language_codes=(*existing.language_codes, language))
+                    break
+                counter += 1  # a sibling's current entry: never reusable
+    tx.url_aliases.insert_many(list(entries.values()))
 
 
 def _place(

@@ -58,7 +58,7 @@ from pressroom.storage.sql.schema import (
     locations,
     pending_locations,
 )
-from pressroom.storage.sql.sequences import ROLES_REVISION, next_value
+from pressroom.storage.sql.sequences import ROLES_REVISION, new_row_ids, next_value
 from pressroom.storage.sql.sort import apply_sort, needs_content
 
 DEFINED = 0  # the published state of a content type
@@ -334,6 +334,34 @@ class SqlLocationGateway:
             sort_order=struct.sort_order,
             child_count=0,  # a new id: nothing lies below it
         )
+
+    def new_ids(self, count: int) -> list[int]:
+        """``count`` ids for locations :meth:`insert_many` will insert (one statement)."""
+        return new_row_ids(self.c, "locations", count)
+
+    def insert_many(self, rows: Sequence[Location]) -> None:
+        """Insert locations as they are given (ids from :meth:`new_ids`, paths and depths already made):
+        one statement for any number."""
+        if rows:
+            self.c.execute(
+                insert(locations),
+                [
+                    {
+                        "id": r.id,
+                        "parent_id": r.parent_id,
+                        "content_id": r.content_id,
+                        "path_string": r.path_string,
+                        "depth": r.depth,
+                        "priority": r.priority,
+                        "hidden": r.hidden,
+                        "invisible": r.invisible,
+                        "remote_id": r.remote_id,
+                        "sort_field": SORT_FIELDS[r.sort_field],
+                        "sort_order": SORT_ORDERS[r.sort_order],
+                    }
+                    for r in rows
+                ],
+            )
 
     def update(self, location_id: int, struct: LocationUpdate) -> None:
         """Priority, remote id and sort; hiding goes through ``set_hidden`` and ``refresh_invisible``."""
