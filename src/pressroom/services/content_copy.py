@@ -3,7 +3,8 @@ caller's transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -78,6 +79,7 @@ def copy_subtree(
     order = list(dict.fromkeys(loc.content_id for loc in originals if loc.content_id is not None))
     copy_ids = dict(zip(order, tx.copies.new_content_ids(len(order)), strict=True))
     location_ids = tx.locations.new_ids(len(originals))
+    remote_ids = _remote_ids(len(originals) + len(order))
     placed: dict[int, Location] = {}
     main: dict[int, int] = {}
     for original, location_id in zip(originals, location_ids, strict=True):
@@ -92,12 +94,12 @@ def copy_subtree(
             priority=original.priority,
             hidden=original.hidden,
             invisible=above.invisible or above.hidden or original.hidden,  # a copy is never hidden itself
-            remote_id=new_remote_id(),
+            remote_id=next(remote_ids),
             sort_field=original.sort_field,
             sort_order=original.sort_order,
         )
         main.setdefault(original.content_id, location_id)
-    copies = [(old, new, new_remote_id(), main[old]) for old, new in copy_ids.items()]
+    copies = [(old, new, next(remote_ids), main[old]) for old, new in copy_ids.items()]
     tx.copies.copy_items(copies, user.id, now)
     made = list(placed.values())
     tx.locations.insert_many(made)
@@ -111,6 +113,13 @@ def copy_subtree(
     }  # fmt: skip
     alias_copies(tx, made, copied, _segment_names(tx, infos, types, copy_ids))
     return made[0]
+
+
+def _remote_ids(count: int) -> Iterator[str]:
+    """``count`` new remote ids: 32 random hex digits each, as ``new_remote_id`` makes them but from one
+    read of the random source (a uuid4 each cost a tenth of a 10,000 item copy's CPU)."""
+    digits = os.urandom(16 * count).hex()
+    return (digits[i : i + 32] for i in range(0, 32 * count, 32))
 
 
 def _segment_names(

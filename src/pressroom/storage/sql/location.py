@@ -464,22 +464,20 @@ class SqlLocationGateway:
 
     def rehome_main_locations(self, paths: Sequence[str]) -> None:
         """Content whose main location lies in the subtrees gets its first location outside them (or
-        none), in one UPDATE."""
-        main = locations.alias("main")
+        none), in one UPDATE: the items found from the subtrees' location ids (one range scan), the
+        first other location of each through its item's locations (``id + 0``: PostgreSQL would read
+        ``min(id)`` as a walk of the primary key filtered by item, which, planned on the counts before a
+        large copy, read every location for each item: 7.6 ms an item, 16 s for 2,000)."""
         other = locations.alias("elsewhere")
         first_outside = (
-            select(func.min(other.c.id))
+            select(func.min(other.c.id + 0))
             .where(other.c.content_id == content.c.id, ~in_subtrees(other.c.path_string, paths))
             .scalar_subquery()
         )
-        in_range = exists(
-            select(main.c.id).where(
-                main.c.id == content.c.main_location_id, in_subtrees(main.c.path_string, paths)
-            )
-        )
+        in_range = select(locations.c.id).where(in_subtrees(locations.c.path_string, paths))
         self.c.execute(
             update(content)
-            .where(in_range)
+            .where(content.c.main_location_id.in_(in_range))
             .values(main_location_id=first_outside, revision=content.c.revision + 1)
         )
 
