@@ -17,6 +17,7 @@ from pressroom.domain.read_scope import UNRESTRICTED
 from pressroom.domain.user import User
 from pressroom.services.location import LocationService
 from pressroom.services.permissions import Permissions
+from pressroom.services.trash import TrashService
 from pressroom.storage.files import LocalFileStore
 from pressroom.storage.sql.engine import make_engine, transaction
 from pressroom.storage.sql.schema import (
@@ -180,3 +181,56 @@ def test_a_bulk_copy_is_the_same_number_of_statements_for_3_and_30_items(
             locations_service.copy(ADMIN, path, destination)
         counts.append(counter.count)
     assert counts == [COPY_STATEMENTS] * 2
+
+
+# Restoring a trashed subtree: the item and its permission checks, the subtree put back (four statements),
+# visibility, the subtree and its items read once, the top's aliases beside its siblings, the others in
+# one statement, the location read back and the event.
+RESTORE_STATEMENTS = 24
+
+
+def aliases_below(engine: Engine, top: str) -> list[tuple[str, str, bool, str]]:
+    """(location path, text, current, languages) of every alias entry of the subtree at ``top``."""
+    with transaction(engine, write=False) as c:
+        found = c.execute(
+            select(
+                locations.c.path_string,
+                url_aliases.c.text,
+                url_aliases.c.is_original,
+                url_aliases.c.language_codes,
+            )
+            .join(url_aliases, url_aliases.c.location_id == locations.c.id)
+            .where(locations.c.path_string.startswith(f"/{top}/"))
+        )
+        return sorted((r[0], r[1], bool(r[2]), r[3]) for r in found)
+
+
+def test_a_restored_subtree_gets_its_aliases_back_in_the_same_number_of_statements_for_3_and_30(
+    db_api: Api, engine: Engine, tmp_path: Path
+) -> None:
+    trees = []
+    for size, stem in ((3, "Small"), (30, "Large")):
+        top = folder_at(db_api, f"{stem} restored")
+        below = [folder_at(db_api, f"Child {i % 4}", top) for i in range(min(size - 1, 9))]
+        for i in range(size - 1 - len(below)):
+            folder_at(db_api, f"Grandchild {i % 3}", below[i % len(below)])
+        trees.append(top)
+    locations_service = service(engine, tmp_path)
+    bin_ = TrashService(
+        locations_service.store, locations_service.permissions, locations_service, locations_service.files
+    )
+    warm = folder_at(db_api, "Warm restored")
+    folder_at(db_api, "Warm child", warm)
+    bin_.trash(ADMIN, warm)
+    bin_.restore(ADMIN, int(warm.rsplit("/", 1)[1]), None)  # fills the process caches
+    counts = []
+    for top in trees:
+        before = aliases_below(engine, top)
+        assert len({path for path, *_ in before}) in (3, 30)
+        bin_.trash(ADMIN, top)
+        assert aliases_below(engine, top) == []
+        with StatementCounter() as counter:
+            bin_.restore(ADMIN, int(top.rsplit("/", 1)[1]), None)
+        counts.append(counter.count)
+        assert aliases_below(engine, top) == [entry for entry in before if entry[2]]
+    assert counts == [RESTORE_STATEMENTS] * 2

@@ -4,19 +4,18 @@ caller's transaction."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime
 
 from pressroom.domain.content import PUBLISHED, ContentInfo, NewContent, NewVersion
-from pressroom.domain.content_type import ContentType
 from pressroom.domain.location import Location, LocationCreate
 from pressroom.domain.user import User
 from pressroom.services.accounts import account_definition
 from pressroom.services.content_loading import current_version, get_content, get_content_type
 from pressroom.services.content_tree import new_remote_id, resolve_location
 from pressroom.services.publishing import publish
-from pressroom.services.url_alias_ops import alias_copies, segment_names
+from pressroom.services.url_alias_ops import alias_new_subtree, current_segment_names
 from pressroom.storage.spi import Tx
 
 
@@ -111,7 +110,8 @@ def copy_subtree(
         for old, _, remote_id, main_id in copies
         for info in (infos[old],)
     }  # fmt: skip
-    alias_copies(tx, made, copied, _segment_names(tx, infos, types, copy_ids))
+    names = current_segment_names(tx, infos)
+    alias_new_subtree(tx, made, copied, {copy_ids[old]: segments for old, segments in names.items()})
     return made[0]
 
 
@@ -120,22 +120,3 @@ def _remote_ids(count: int) -> Iterator[str]:
     read of the random source (a uuid4 each cost a tenth of a 10,000 item copy's CPU)."""
     digits = os.urandom(16 * count).hex()
     return (digits[i : i + 32] for i in range(0, 32 * count, 32))
-
-
-def _segment_names(
-    tx: Tx, infos: Mapping[int, ContentInfo], types: Mapping[int, ContentType], copy_ids: Mapping[int, int]
-) -> dict[int, dict[str, str]]:
-    """The URL alias segment sources of each copy (by copy id): its names, or what its type's alias
-    schema makes of its fields (read for those items only)."""
-    names = {copy_ids[i.id]: dict(i.names) for i in infos.values()}
-    schematic = [i for i in infos.values() if types[i.content_type_id].url_alias_schema]
-    if schematic:
-        keys = [(i.id, i.current_version_no) for i in schematic]
-        versions, fields = tx.content.get_versions(keys), tx.content.load_fields_of(keys)
-        for info in schematic:
-            key = (info.id, info.current_version_no)
-            if key in versions:
-                names[copy_ids[info.id]] = segment_names(
-                    types[info.content_type_id], versions[key], fields[key]
-                )
-    return names

@@ -128,11 +128,12 @@ def refresh_aliases(
     return nodes
 
 
-def alias_copies(
+def alias_new_subtree(
     tx: Tx, made: Sequence[Location], infos: Mapping[int, ContentInfo], names: Mapping[int, dict[str, str]]
 ) -> None:
-    """The aliases of a subtree of locations created in this transaction (``made``: its top first, then
-    top down), as ``refresh_aliases`` makes them one location at a time, in a fixed number of statements.
+    """The aliases of a subtree of locations that no entry leads to (``made``: its top first, then top
+    down; a copied subtree, or one back from the trash, whose entries went with it), as
+    ``refresh_aliases`` makes them one location at a time, in a fixed number of statements.
     The top's segments are claimed beside what its parent holds already; every other location lies
     below a node made here, which no entry but those worked out here can hold, so that their segments
     (with the suffixes siblings named alike take, in the same order) are worked out in memory and
@@ -171,6 +172,27 @@ def alias_copies(
                     break
                 counter += 1  # a sibling's current entry: never reusable
     tx.url_aliases.insert_many(list(entries.values()))
+
+
+def current_segment_names(tx: Tx, infos: Mapping[int, ContentInfo]) -> dict[int, dict[str, str]]:
+    """The segment sources (``segment_names``) of the current versions of items, by content id: their
+    names, or what their type's alias schema makes of their fields (read, in one query, for those items
+    only)."""
+    names = {info.id: dict(info.names) for info in infos.values()}
+    types = {t: tx.content_types.get(t) for t in {info.content_type_id for info in infos.values()}}
+    schematic = [
+        info
+        for info in infos.values()
+        if (t := types[info.content_type_id]) is not None and t.url_alias_schema
+    ]
+    if schematic:
+        keys = [(info.id, info.current_version_no) for info in schematic]
+        versions, fields = tx.content.get_versions(keys), tx.content.load_fields_of(keys)
+        for info in schematic:
+            key, content_type = (info.id, info.current_version_no), types[info.content_type_id]
+            if key in versions and content_type is not None:
+                names[info.id] = segment_names(content_type, versions[key], fields[key])
+    return names
 
 
 def _place(
