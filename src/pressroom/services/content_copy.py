@@ -15,7 +15,7 @@ from pressroom.services.accounts import account_definition
 from pressroom.services.content_loading import current_version, get_content, get_content_type
 from pressroom.services.content_tree import new_remote_id, resolve_location
 from pressroom.services.publishing import publish
-from pressroom.services.url_alias_ops import alias_new_subtree, current_segment_names
+from pressroom.services.url_alias_ops import alias_new_subtree, current_segment_names, infos_of
 from pressroom.storage.spi import Tx
 
 
@@ -69,7 +69,7 @@ def copy_subtree(
     like its original, the first location of an item its main one, URL aliases as publishing makes them.
     Returns the new top location; None (nothing written) when the subtree holds a user or group whose
     publish does more than a copy of rows (an account): the caller copies item by item then."""
-    infos = tx.content.get_many(loc.content_id for loc in originals if loc.content_id is not None)
+    infos = infos_of(tx, originals)
     types = {
         type_id: get_content_type(tx, type_id) for type_id in {i.content_type_id for i in infos.values()}
     }

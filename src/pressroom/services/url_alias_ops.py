@@ -174,6 +174,19 @@ def alias_new_subtree(
     tx.url_aliases.insert_many(list(entries.values()))
 
 
+CHUNK = 10_000  # ids per statement where a list grows with a subtree (SQLite takes 32,766 parameters)
+
+
+def infos_of(tx: Tx, locations: Iterable[Location]) -> dict[int, ContentInfo]:
+    """The items of these locations, read in one statement per 10,000 (SQLite's own build takes at most
+    32,766 parameters in one)."""
+    ids = sorted({loc.content_id for loc in locations if loc.content_id is not None})
+    found: dict[int, ContentInfo] = {}
+    for start in range(0, len(ids), CHUNK):
+        found.update(tx.content.get_many(ids[start : start + CHUNK]))
+    return found
+
+
 def current_segment_names(tx: Tx, infos: Mapping[int, ContentInfo]) -> dict[int, dict[str, str]]:
     """The segment sources (``segment_names``) of the current versions of items, by content id: their
     names, or what their type's alias schema makes of their fields (read, in one query, for those items
