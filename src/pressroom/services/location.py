@@ -14,7 +14,7 @@ from pressroom.domain.tags import tag_matches, value_tag
 from pressroom.domain.url_alias import AliasEntry
 from pressroom.domain.user import User
 from pressroom.services.content_access import check_readable, require_create, require_on
-from pressroom.services.content_copy import copy_item
+from pressroom.services.content_copy import copy_item, copy_subtree
 from pressroom.services.content_loading import get_content, get_content_type, get_location, lock_content
 from pressroom.services.content_tree import delete_subtrees, place, refresh_visibility, resolve_location
 from pressroom.services.event_log import LOCATION_UPDATES, record_content, record_location
@@ -262,31 +262,43 @@ class LocationService:
         moment = now()
         with self.store.write("shared", caller=user.request) as tx:
             source, parent = self._source_and_target(tx, user, path, parent_path, "copied")
-            placed: dict[int, Location] = {source.parent_id: parent}
-            copies: dict[int, int] = {}
-            for original in tx.locations.subtree(source.path_string):
-                assert original.content_id is not None
-                target = placed[original.parent_id]
-                where = LocationCreate(
-                    target.id,
-                    original.priority,
-                    original.hidden,
-                    None,
-                    original.sort_field,
-                    original.sort_order,
-                )
-                if original.content_id in copies:
-                    info = get_content(tx, copies[original.content_id])
-                    struct = resolve_location(tx, where, get_content_type(tx, info.content_type_id))
-                    placed[original.id] = place(tx, info, target, struct)
-                    refresh_location_aliases(tx, [placed[original.id].id])
-                    continue
-                info = copy_item(tx, user, get_content(tx, original.content_id), where, moment, None)
-                copies[original.content_id] = info.id
-                placed[original.id] = get_location(tx, info.main_location_id or 0)
-            copied = self._reload(tx, user, placed[source.id].id)
+            originals = tx.locations.subtree(source.path_string)
+            top = copy_subtree(tx, user, originals, parent, moment)
+            if top is None:
+                top = self._copy_each(tx, user, originals, parent, moment)
+            copied = self._reload(tx, user, top.id)
             record_location(tx, "location.copied", user.id, copied, copiedFrom=source.id)
             return copied
+
+    @staticmethod
+    def _copy_each(
+        tx: Tx, user: User, originals: list[Location], parent: Location, moment: datetime
+    ) -> Location:
+        """``copy`` one item at a time, each published as publishing does (a subtree of users and groups,
+        whose accounts a publish stores): a number of statements that grows with the subtree."""
+        placed: dict[int, Location] = {originals[0].parent_id: parent}
+        copies: dict[int, int] = {}
+        for original in originals:
+            assert original.content_id is not None
+            target = placed[original.parent_id]
+            where = LocationCreate(
+                target.id,
+                original.priority,
+                original.hidden,
+                None,
+                original.sort_field,
+                original.sort_order,
+            )
+            if original.content_id in copies:
+                info = get_content(tx, copies[original.content_id])
+                struct = resolve_location(tx, where, get_content_type(tx, info.content_type_id))
+                placed[original.id] = place(tx, info, target, struct)
+                refresh_location_aliases(tx, [placed[original.id].id])
+                continue
+            info = copy_item(tx, user, get_content(tx, original.content_id), where, moment, None)
+            copies[original.content_id] = info.id
+            placed[original.id] = get_location(tx, info.main_location_id or 0)
+        return placed[originals[0].id]
 
     def swap(self, user: User, path: str, other_path: str) -> None:
         """Exchange the content of two locations; Forbidden for the root."""

@@ -16,7 +16,12 @@ from pressroom.services.event_log import record, record_location
 from pressroom.services.file import write_releasing_files
 from pressroom.services.location import LocationService, now, path_ids
 from pressroom.services.permissions import Permissions
-from pressroom.services.url_alias_ops import refresh_aliases, remove_subtree_aliases
+from pressroom.services.url_alias_ops import (
+    alias_new_subtree,
+    current_segment_names,
+    infos_of,
+    remove_subtree_aliases,
+)
 from pressroom.storage.spi import Store, Tx
 
 
@@ -104,7 +109,9 @@ class TrashService:
             top = get_location(tx, old.id)
             refresh_visibility(tx, [top])
             # The whole subtree came back without any alias (trashing dropped them): top down.
-            refresh_aliases(tx, tx.locations.subtree(top.path_string), {}, new=True)
+            back = tx.locations.subtree(top.path_string)
+            infos = infos_of(tx, back)
+            alias_new_subtree(tx, back, infos, current_segment_names(tx, infos))
             restored = self.locations.load_in(tx, user, top.path)
             record_location(tx, "trash.restored", user.id, restored, trashItemId=item_id)
             return restored

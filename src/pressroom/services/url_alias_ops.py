@@ -90,13 +90,13 @@ def refresh_aliases(
     names: Mapping[int, dict[str, str]],
     infos: Mapping[int, ContentInfo] | None = None,
     new: bool = False,
-) -> None:
+) -> dict[int, int]:
     """``refresh_location_aliases`` of locations the caller holds, with their content's ``infos`` when
     it has them (as they are now) and ``new``: the locations were created in this transaction, so no
-    entry leads to them yet."""
+    entry leads to them yet. Returns the node of each location (and of their parents) as known here."""
     located = [loc for loc in located if loc.content_id is not None and loc.id != CONTENT_ROOT_LOCATION_ID]
     if not located:
-        return
+        return {}
     located.sort(key=lambda loc: (loc.depth, loc.id))
     if infos is None:
         infos = tx.content.get_many(loc.content_id for loc in located if loc.content_id is not None)
@@ -125,6 +125,87 @@ def refresh_aliases(
     for key, entry in state.items():
         if stored.get(key) != entry:
             tx.url_aliases.save(entry)
+    return nodes
+
+
+def alias_new_subtree(
+    tx: Tx, made: Sequence[Location], infos: Mapping[int, ContentInfo], names: Mapping[int, dict[str, str]]
+) -> None:
+    """The aliases of a subtree of locations that no entry leads to (``made``: its top first, then top
+    down; a copied subtree, or one back from the trash, whose entries went with it), as
+    ``refresh_aliases`` makes them one location at a time, in a fixed number of statements.
+    The top's segments are claimed beside what its parent holds already; every other location lies
+    below a node made here, which no entry but those worked out here can hold, so that their segments
+    (with the suffixes siblings named alike take, in the same order) are worked out in memory and
+    inserted at once."""
+    if not made:
+        return
+    nodes = refresh_aliases(tx, made[:1], names, infos, new=True)
+    fresh = iter(tx.url_aliases.new_nodes(len(made) - 1))
+    entries: dict[Key, AliasEntry] = {}
+    for location in made[1:]:
+        info = infos.get(location.content_id or 0)
+        if info is None or not info.is_published:
+            continue
+        parent = nodes.get(location.parent_id)
+        if parent is None:  # a parent without aliases: its segments go at the top level, beside others
+            nodes.update(refresh_aliases(tx, [location], names, infos, new=True))
+            continue
+        action = location_action(location.id)
+        segments = names.get(info.id, {})
+        for language in sorted(segments, key=lambda code: (code != info.main_language_code, code)):
+            base = slugify(segments[language])
+            always_available = info.always_available and language == info.main_language_code
+            counter = 1
+            while True:
+                text = base if counter == 1 else f"{base}{counter}"
+                key = (parent, text_md5(text))
+                existing = entries.get(key)
+                if existing is None:
+                    if location.id not in nodes:
+                        nodes[location.id] = next(fresh)
+                    node = nodes[location.id]
+                    entries[key] = _original(key, text, node, action, always_available, language)
+                    break
+                if existing.action == action:  # another language of this location, same text
+                    entries[key] = replace(existing, language_codes=(*existing.language_codes, language))
+                    break
+                counter += 1  # a sibling's current entry: never reusable
+    tx.url_aliases.insert_many(list(entries.values()))
+
+
+CHUNK = 10_000  # ids per statement where a list grows with a subtree (SQLite takes 32,766 parameters)
+
+
+def infos_of(tx: Tx, locations: Iterable[Location]) -> dict[int, ContentInfo]:
+    """The items of these locations, read in one statement per 10,000 (SQLite's own build takes at most
+    32,766 parameters in one)."""
+    ids = sorted({loc.content_id for loc in locations if loc.content_id is not None})
+    found: dict[int, ContentInfo] = {}
+    for start in range(0, len(ids), CHUNK):
+        found.update(tx.content.get_many(ids[start : start + CHUNK]))
+    return found
+
+
+def current_segment_names(tx: Tx, infos: Mapping[int, ContentInfo]) -> dict[int, dict[str, str]]:
+    """The segment sources (``segment_names``) of the current versions of items, by content id: their
+    names, or what their type's alias schema makes of their fields (read, in one query, for those items
+    only)."""
+    names = {info.id: dict(info.names) for info in infos.values()}
+    types = {t: tx.content_types.get(t) for t in {info.content_type_id for info in infos.values()}}
+    schematic = [
+        info
+        for info in infos.values()
+        if (t := types[info.content_type_id]) is not None and t.url_alias_schema
+    ]
+    if schematic:
+        keys = [(info.id, info.current_version_no) for info in schematic]
+        versions, fields = tx.content.get_versions(keys), tx.content.load_fields_of(keys)
+        for info in schematic:
+            key, content_type = (info.id, info.current_version_no), types[info.content_type_id]
+            if key in versions and content_type is not None:
+                names[info.id] = segment_names(content_type, versions[key], fields[key])
+    return names
 
 
 def _place(

@@ -60,7 +60,7 @@ from pressroom.storage.sql.schema import (
     locations,
     pending_locations,
 )
-from pressroom.storage.sql.sequences import ROLES_REVISION, next_value
+from pressroom.storage.sql.sequences import ROLES_REVISION, new_row_ids, next_value
 from pressroom.storage.sql.sort import apply_sort, needs_content
 
 DEFINED = 0  # the published state of a content type
@@ -363,6 +363,34 @@ class SqlLocationGateway:
             child_count=0,  # a new id: nothing lies below it
         )
 
+    def new_ids(self, count: int) -> list[int]:
+        """``count`` ids for locations :meth:`insert_many` will insert (one statement)."""
+        return new_row_ids(self.c, "locations", count)
+
+    def insert_many(self, rows: Sequence[Location]) -> None:
+        """Insert locations as they are given (ids from :meth:`new_ids`, paths and depths already made):
+        one statement for any number."""
+        if rows:
+            self.c.execute(
+                insert(locations),
+                [
+                    {
+                        "id": r.id,
+                        "parent_id": r.parent_id,
+                        "content_id": r.content_id,
+                        "path_string": r.path_string,
+                        "depth": r.depth,
+                        "priority": r.priority,
+                        "hidden": r.hidden,
+                        "invisible": r.invisible,
+                        "remote_id": r.remote_id,
+                        "sort_field": SORT_FIELDS[r.sort_field],
+                        "sort_order": SORT_ORDERS[r.sort_order],
+                    }
+                    for r in rows
+                ],
+            )
+
     def update(self, location_id: int, struct: LocationUpdate) -> None:
         """Priority, remote id and sort; hiding goes through ``set_hidden`` and ``refresh_invisible``."""
         values: dict[str, Any] = {}
@@ -464,22 +492,20 @@ class SqlLocationGateway:
 
     def rehome_main_locations(self, paths: Sequence[str]) -> None:
         """Content whose main location lies in the subtrees gets its first location outside them (or
-        none), in one UPDATE."""
-        main = locations.alias("main")
+        none), in one UPDATE: the items found from the subtrees' location ids (one range scan), the
+        first other location of each through its item's locations (``id + 0``: PostgreSQL would read
+        ``min(id)`` as a walk of the primary key filtered by item, which, planned on the counts before a
+        large copy, read every location for each item: 7.6 ms an item, 16 s for 2,000)."""
         other = locations.alias("elsewhere")
         first_outside = (
-            select(func.min(other.c.id))
+            select(func.min(other.c.id + 0))
             .where(other.c.content_id == content.c.id, ~in_subtrees(other.c.path_string, paths))
             .scalar_subquery()
         )
-        in_range = exists(
-            select(main.c.id).where(
-                main.c.id == content.c.main_location_id, in_subtrees(main.c.path_string, paths)
-            )
-        )
+        in_range = select(locations.c.id).where(in_subtrees(locations.c.path_string, paths))
         self.c.execute(
             update(content)
-            .where(in_range)
+            .where(content.c.main_location_id.in_(in_range))
             .values(main_location_id=first_outside, revision=content.c.revision + 1)
         )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from sqlalchemy import Connection, bindparam, func, insert, select, update
+from sqlalchemy import Connection, bindparam, column, func, insert, select, table, text, update
 
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import sequences
@@ -136,3 +136,28 @@ def take(connection: Connection, blocks: TxBlocks | None, name: str, count: int)
         return blocks.take(name, count)
     last = reserve(connection, name, count)
     return list(range(last - count + 1, last + 1))
+
+
+_sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
+
+
+def new_row_ids(connection: Connection, table_name: str, count: int) -> list[int]:
+    """``count`` ids for new rows of a table with a serial (PostgreSQL) or AUTOINCREMENT (SQLite) id, in
+    one statement: from PostgreSQL's sequence; on SQLite the ones after the largest id ever used, which it
+    would pick itself (its writers run one at a time; inserting them moves its counter on)."""
+    if count <= 0:
+        return []
+    if connection.dialect.name == "postgresql":
+        query = text(
+            "SELECT nextval(pg_get_serial_sequence(:table_name, 'id')) FROM generate_series(1, :id_count)"
+        )
+        return sorted(
+            int(i) for i in connection.execute(query, {"table_name": table_name, "id_count": count}).scalars()
+        )
+    own = table(table_name, column("id"))
+    used = select(_sqlite_sequence.c.seq).where(_sqlite_sequence.c.name == table_name).scalar_subquery()
+    largest = select(func.max(own.c.id)).scalar_subquery()
+    last = int(
+        connection.execute(select(func.max(func.coalesce(used, 0), func.coalesce(largest, 0)))).scalar_one()
+    )
+    return list(range(last + 1, last + count + 1))

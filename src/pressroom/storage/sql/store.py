@@ -17,6 +17,7 @@ from pressroom.storage.sql.bookmark import SqlBookmarkGateway
 from pressroom.storage.sql.cache import EpochCache, TxCache
 from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.content import SqlContentGateway
+from pressroom.storage.sql.content_copy import SqlContentCopyGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
 from pressroom.storage.sql.engine import ReadConnections, is_unique_violation, transaction
 from pressroom.storage.sql.events import SqlEventGateway
@@ -89,6 +90,10 @@ class SqlTx:
     @cached_property
     def relations(self) -> SqlRelationGateway:
         return SqlRelationGateway(self.connection)
+
+    @cached_property
+    def copies(self) -> SqlContentCopyGateway:
+        return SqlContentCopyGateway(self.connection)
 
     @cached_property
     def locations(self) -> SqlLocationGateway:

@@ -117,6 +117,20 @@ class SqlUrlAliasGateway:
         """A node no entry has (from the process's block: a statement only when it runs out)."""
         return take(self.c, self.blocks, NODE_SEQUENCE, 1)[0]
 
+    def new_nodes(self, count: int) -> list[int]:
+        """``count`` nodes no entry has, reserved in one statement (none for none), not from the process's
+        block: a subtree's worth would leave the next writers to reserve again at once."""
+        return take(self.c, None, NODE_SEQUENCE, count)
+
+    def insert_many(self, entries: Sequence[AliasEntry]) -> None:
+        """Insert entries whose keys no entry holds (below nodes made in this transaction): one
+        statement for any number."""
+        if entries:
+            self.c.execute(
+                insert(url_aliases),
+                [{"parent": e.parent, "text_md5": e.text_md5, **_values(e)} for e in entries],
+            )
+
     def save(self, entry: AliasEntry) -> None:
         """Insert the entry, or replace the one with the same key."""
         key = (_T.parent == entry.parent) & (_T.text_md5 == entry.text_md5)
