@@ -15,7 +15,7 @@ import socket
 import struct
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
@@ -96,8 +96,10 @@ class WireProxy:
         self._listener.close()
         with self._lock:
             for sock in self._sockets:
-                with suppress(OSError):
+                try:
                     sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
                 sock.close()
 
     def _accept(self) -> None:
@@ -122,8 +124,10 @@ class WireProxy:
             pass
         finally:
             for sock in (client, server):
-                with suppress(OSError):
+                try:
                     sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     def _upstream(self, client: socket.socket, server: socket.socket) -> None:
         try:

@@ -179,9 +179,9 @@ def test_grants_derived_once_serve_later_requests_of_the_same_stamp(api: Api) ->
 
     first, second, third = children(), children(), children()
     assert first[1] == second[1] == third[1] == [main_path(api, user_id)]  # the reader owns itself
-    # The grants with the caller, the group's location, its content, its owner's groups, the page (its ids
-    # and rows in one statement); the reader's own groups (behind its read filter) are not read again.
-    assert second[0] == third[0] == 5, (first, second, third)
+    # The grants with the caller, the group's location, its content, its owner's groups, the page's ids,
+    # their rows; the reader's own groups (behind its read filter) are not read again.
+    assert second[0] == third[0] == 6, (first, second, third)
     add_location(api, user_id, make_group(api, "Stamped elsewhere"))  # a new stamp: groups read again
+    assert children() == (7, first[1])
     assert children() == (6, first[1])
-    assert children() == (5, first[1])

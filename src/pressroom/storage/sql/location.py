@@ -38,8 +38,6 @@ from sqlalchemy import (
     true,
     update,
 )
-from sqlalchemy.sql import operators
-from sqlalchemy.sql.elements import UnaryExpression
 
 from pressroom.domain.content_type import SORT_FIELD_NAMES, SORT_FIELDS, SORT_ORDER_NAMES, SORT_ORDERS
 from pressroom.domain.location import (
@@ -136,30 +134,6 @@ def _query(readable: ReadScope) -> Select[Any]:
 _UNCOUNTED_BY_ID = Prepared(
     select(locations, null().label("child_count")).where(locations.c.id == bindparam("id"))
 )
-
-
-_ORDER_MODIFIERS = {
-    operators.asc_op: ColumnElement.asc,
-    operators.desc_op: ColumnElement.desc,
-    operators.nulls_first_op: ColumnElement.nulls_first,
-    operators.nulls_last_op: ColumnElement.nulls_last,
-}
-
-
-def _ordering(term: Any) -> tuple[ColumnElement[Any], list[Any]]:
-    """An ORDER BY term as its expression and its modifiers (direction, nulls), outermost first."""
-    modifiers = []
-    while isinstance(term, UnaryExpression) and term.modifier in _ORDER_MODIFIERS:
-        modifiers.append(term.modifier)
-        term = term.element
-    return term, modifiers
-
-
-def _ordered(expression: ColumnElement[Any], modifiers: list[Any]) -> Any:
-    """``expression`` ordered as :func:`_ordering` found its term ordered."""
-    for modifier in reversed(modifiers):
-        expression = _ORDER_MODIFIERS[modifier](expression)
-    return expression
 
 
 _sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
@@ -302,12 +276,9 @@ class SqlLocationGateway:
         """One page of the children the reader may read, in the parent's sort order (ties by id), by the
         sort clauses a search uses (``domain.search.children_sort``, ``storage/sql/sort.py``).
 
-        One statement (one round trip on PostgreSQL): the page's ids with their sort keys, sorting only
-        the keys (joined to ``content`` only when the filter or the key needs it), as a subquery, joined
-        to those rows with their child counts, so that the counts and columns are computed for the page
-        and not for every child skipped or sorted; the page's few rows are put in order again by the keys
-        the subquery returns (a position from ``row_number()`` would sort every child in full, where
-        ``ORDER BY ... LIMIT`` keeps only the top)."""
+        Two statements: the page's ids (sorting only the key, joined to ``content`` only when the filter
+        or the key needs it), then those rows with their child counts, so that the counts and columns
+        are computed for the page and not for every child."""
         clauses = children_sort(parent.sort_field, parent.sort_order)
         filter_by = criterion(readable)
         page = select(locations.c.id).where(
@@ -319,12 +290,13 @@ class SqlLocationGateway:
         if not isinstance(filter_by, MatchAll) or needs_content(clauses):
             source = locations.join(content, content.c.id == locations.c.content_id)
         page = apply_sort(page, source, clauses, locations).offset(offset).limit(limit)
-        keys = [_ordering(term) for term in page._order_by_clauses]
-        columns = [key.label(f"sort_key_{n}") for n, (key, _) in enumerate(keys)]
-        ids = page.add_columns(*columns).subquery("page")
-        again = [_ordered(ids.c[f"sort_key_{n}"], modifiers) for n, (_, modifiers) in enumerate(keys)]
-        rows = _query(filter_by).select_from(locations.join(ids, ids.c.id == locations.c.id))
-        return [location_of(row) for row in self.c.execute(rows.order_by(*again))]
+        ids = list(self.c.execute(page).scalars())
+        if not ids:
+            return []
+        found = {
+            r.id: location_of(r) for r in self.c.execute(_query(filter_by).where(locations.c.id.in_(ids)))
+        }
+        return [found[location_id] for location_id in ids]
 
     # -- writes --------------------------------------------------------------------------------------
     def create(
