@@ -229,11 +229,11 @@ class _NameTexts(Mapping[str, str]):
     def __init__(self, content_type: ContentType, code: str, values: Mapping[Key, JsonValue]) -> None:
         self.definitions = {d.identifier: d for d in content_type.field_definitions}
         self.code = code
-        self.values = values
+        self.field_values = values
 
     def __getitem__(self, identifier: str) -> str:
         definition = self.definitions[identifier]
-        value = self.values.get((definition.id, self.code))
+        value = self.field_values.get((definition.id, self.code))
         field_type = get_field_type(definition.field_type)
         return "" if field_type.is_empty(value) else field_type.name(value, definition.field_settings)
 
