@@ -8,7 +8,7 @@ the main one, required fields left empty and validator failures all come back to
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from pressroom.domain.content import ASSET, ATTRIBUTE, Field, FieldInput
@@ -219,17 +219,29 @@ def schema_names(
     content_type: ContentType, schema: str, languages: Sequence[str], values: Mapping[Key, JsonValue]
 ) -> dict[str, str]:
     """``schema`` (a name or URL alias schema) resolved in each language from the field values."""
-    names = {}
-    for code in languages:
-        texts = {}
-        for definition in content_type.field_definitions:
-            value = values.get((definition.id, code))
-            field_type = get_field_type(definition.field_type)
-            texts[definition.identifier] = (
-                "" if field_type.is_empty(value) else field_type.name(value, definition.field_settings)
-            )
-        names[code] = resolve_name_schema(schema, texts)
-    return names
+    return {code: resolve_name_schema(schema, _NameTexts(content_type, code, values)) for code in languages}
+
+
+class _NameTexts(Mapping[str, str]):
+    """The name text of each field in one language (by field identifier), worked out only for the fields
+    the schema names: a rich text field's text costs a parse of its document."""
+
+    def __init__(self, content_type: ContentType, code: str, values: Mapping[Key, JsonValue]) -> None:
+        self.definitions = {d.identifier: d for d in content_type.field_definitions}
+        self.code = code
+        self.field_values = values
+
+    def __getitem__(self, identifier: str) -> str:
+        definition = self.definitions[identifier]
+        value = self.field_values.get((definition.id, self.code))
+        field_type = get_field_type(definition.field_type)
+        return "" if field_type.is_empty(value) else field_type.name(value, definition.field_settings)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.definitions)
+
+    def __len__(self) -> int:
+        return len(self.definitions)
 
 
 def make_fields(content_type: ContentType, plan: FieldPlan, field_ids: Mapping[Key, int]) -> list[Field]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
+from pressroom import safexml
 from pressroom.domain.errors import InvalidArgument
+from pressroom.domain.fieldtypes import ezrichtext_xml
 from pressroom.domain.fieldtypes.ezrichtext_xml import EMPTY_DOCBOOK
 from pressroom.domain.fieldtypes.registry import get_field_type
 
@@ -151,3 +155,32 @@ def test_a_stored_script_link_is_left_out_of_xhtml5edit(ctx: FakeContext) -> Non
     xhtml = _xhtml(stored, ctx)
     assert "script:" not in xhtml
     assert '<a>x</a><a href="https://example.com/">y</a>' in xhtml
+
+
+def test_a_saved_value_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Validation, the name, the relations and the search text of a value just converted read the tree
+    the conversion built, and answer as they do for the same document parsed afresh."""
+    parses: list[str] = []
+    real = safexml.parse_untrusted
+
+    def counted(data: str | bytes) -> object:
+        parses.append(str(data))
+        return real(data)
+
+    monkeypatch.setattr(ezrichtext_xml, "parse_untrusted", counted)
+    marker = uuid.uuid4().hex  # a document no cache has seen
+    source = (
+        f'<section {DB}><para>Once <emphasis>{marker}</emphasis> and <link xlink:href="ezcontent://52">'
+        "a link</link></para><bogus/></section>"
+    )
+    value = RICH.from_wire({"xml": source})
+    assert isinstance(value, str)
+    answers = (RICH.is_empty(value), RICH.validate(value, {}, {}), RICH.name(value), RICH.relations(value))
+    assert len(parses) == 1
+    fresh = value.replace(marker, marker[::-1])  # the same document, parsed where it is read
+    assert (
+        RICH.is_empty(fresh), RICH.validate(fresh, {}, {}), RICH.name(fresh).replace(marker[::-1], marker),
+        RICH.relations(fresh),
+    ) == answers  # fmt: skip
+    assert answers[1] and answers[3] and marker in answers[2]
+    assert len(parses) == 2

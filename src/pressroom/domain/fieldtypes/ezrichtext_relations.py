@@ -10,7 +10,7 @@ from functools import lru_cache
 from pressroom.domain.content import EMBED, LINK
 from pressroom.domain.fieldtypes.base import RelationTarget
 from pressroom.domain.fieldtypes.ezrichtext_convert import DOCBOOK_NS, XLINK_NS
-from pressroom.domain.fieldtypes.ezrichtext_xml import CACHED_SIZE, parse
+from pressroom.domain.fieldtypes.ezrichtext_xml import CACHED_SIZE, stored_tree
 from pressroom.domain.integers import MAX_ID, parse_int
 
 _KINDS = {
@@ -30,7 +30,7 @@ def docbook_relations(docbook: str) -> list[RelationTarget]:
 
 def _relations(docbook: str) -> tuple[RelationTarget, ...]:
     found: list[RelationTarget] = []
-    for element in parse(docbook, "rich text").iter(*_KINDS):
+    for element in stored_tree(docbook, "rich text").iter(*_KINDS):
         match = _HREF.fullmatch(element.get(_HREF_ATTRIBUTE) or "")
         target = parse_int(match.group(2)) if match else None
         if match is None or target is None or target > MAX_ID:  # names nothing that can exist

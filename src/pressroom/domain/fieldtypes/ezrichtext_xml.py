@@ -20,6 +20,7 @@ What input may hold (both formats are reduced to the same stored DocBook):
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 from lxml import etree
@@ -106,7 +107,38 @@ def to_docbook(xml: str, what: str = "fieldValue 'xml'") -> str:
         convert_children(root, section, docbook_element)
     _drop_unknown_attributes(section)
     etree.cleanup_namespaces(section, top_nsmap=_PREFIXES, keep_ns_prefixes=list(_PREFIXES))
-    return _serialize(section)
+    docbook = _serialize(section)
+    _keep(docbook, section)  # validation, the name, relations and the index read it next
+    return docbook
+
+
+class _Trees(threading.local):
+    def __init__(self) -> None:
+        self.recent: dict[str, etree._Element] = {}
+
+
+_TREES = _Trees()
+_RECENT_TREES = 8
+
+
+def stored_tree(docbook: str, what: str = "stored rich text") -> etree._Element:
+    """The tree of stored DocBook, to read and not to change: the few small documents this thread
+    converted or parsed last are kept, so saving and publishing a value parses it once (not once for each
+    of validation, the name, the relations and the search index). Raises InvalidArgument as :func:`parse`."""
+    root = _TREES.recent.get(docbook)
+    if root is None:
+        root = parse(docbook, what)
+        _keep(docbook, root)
+    return root
+
+
+def _keep(docbook: str, root: etree._Element) -> None:
+    if len(docbook) > CACHED_SIZE:
+        return
+    recent = _TREES.recent
+    recent[docbook] = root
+    if len(recent) > _RECENT_TREES:
+        del recent[next(iter(recent))]
 
 
 def _drop_unknown_attributes(root: etree._Element) -> None:
@@ -139,7 +171,7 @@ def docbook_problems(docbook: str) -> list[str]:
 
 def _problems(docbook: str) -> tuple[str, ...]:
     problems: list[str] = []
-    for element in parse(docbook, "rich text").iter():
+    for element in stored_tree(docbook, "rich text").iter():
         if not isinstance(element.tag, str):
             continue
         qname = etree.QName(element)
@@ -153,7 +185,7 @@ def _problems(docbook: str) -> tuple[str, ...]:
 
 def _text(docbook: str) -> str:
     parts: list[str] = []
-    _collect_text(parse(docbook, "stored rich text"), parts)
+    _collect_text(stored_tree(docbook), parts)
     lines = (" ".join(line.split()) for line in "".join(parts).splitlines())
     return "\n".join(line for line in lines if line)
 
@@ -164,7 +196,7 @@ def is_empty_docbook(docbook: str) -> bool:
 
 
 def _is_empty(docbook: str) -> bool:
-    root = parse(docbook, "stored rich text")
+    root = stored_tree(docbook)
     return len(root) == 0 and not (root.text or "").strip()
 
 

@@ -29,10 +29,17 @@ from pressroom.domain.event import TYPE_PREFIX, Cursor, Event, NewEvent
 from pressroom.domain.read_scope import ReadScope, Unrestricted, restriction
 from pressroom.storage.sql.criteria import compile_criterion
 from pressroom.storage.sql.engine import upsert
+from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import content, event_cursors, events, webhook_deliveries
 
 _PG_TX: ColumnElement[int] = literal_column("pg_current_xact_id()::text::bigint")
 _PG_HORIZON: ColumnElement[int] = literal_column("pg_snapshot_xmin(pg_current_snapshot())::text::bigint")
+# The append, compiled once per dialect (``tx`` is 0, the column's default, on SQLite); inline: nothing is
+# read back.
+_APPEND = {
+    False: Prepared(insert(events).inline()),
+    True: Prepared(insert(events).values(tx=_PG_TX).inline()),
+}
 
 
 def event_of(row: Mapping[Any, Any]) -> Event:
@@ -56,16 +63,16 @@ class SqlEventGateway:
 
     def append(self, event: NewEvent) -> None:
         """One statement, in the caller's (write) transaction."""
-        self.c.execute(
-            insert(events).values(
-                tx=_PG_TX if self.postgres else 0,
-                type=TYPE_PREFIX + event.type,
-                created_at=time.time(),
-                user_id=event.user_id,
-                content_id=event.content_id,
-                subject=event.subject,
-                data=orjson.dumps(event.data).decode(),
-            )
+        _APPEND[self.postgres].execute(
+            self.c,
+            {
+                "type": TYPE_PREFIX + event.type,
+                "created_at": time.time(),
+                "user_id": event.user_id,
+                "content_id": event.content_id,
+                "subject": event.subject,
+                "data": orjson.dumps(event.data).decode(),
+            },
         )
 
     def _after(self, cursor: Cursor) -> ColumnElement[bool]:
