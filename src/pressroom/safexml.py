@@ -10,6 +10,7 @@ attributes is refused after a bounded amount of work and memory, not after the w
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,10 +57,22 @@ def _checked(root: etree._Element) -> etree._Element:
     return root
 
 
+_PARSERS = threading.local()
+
+
+def _parser() -> etree.XMLParser:
+    """This thread's parser: making one costs more than parsing a small document, and a parser may parse
+    one document after another but not two at once (lxml parsers are not shared between threads)."""
+    parser: etree.XMLParser | None = getattr(_PARSERS, "parser", None)
+    if parser is None:
+        parser = _PARSERS.parser = etree.XMLParser(**_OPTIONS)
+    return parser
+
+
 def parse_untrusted(data: str | bytes) -> etree._Element:
     """The root element of ``data``; raises UnsafeXml."""
     try:
-        root = etree.fromstring(data, parser=etree.XMLParser(**_OPTIONS))
+        root = etree.fromstring(data, parser=_parser())
     except etree.XMLSyntaxError as exc:
         raise UnsafeXml(exc.msg) from None
     return _checked(root)
