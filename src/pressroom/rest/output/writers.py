@@ -70,8 +70,13 @@ def write_json(root: str, tree: Any) -> bytes:
 # them ("\u0001"); written raw they would make the whole document unparsable, so they become U+FFFD.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 # Text or an attribute value with none of these is written as it is: one search instead of escaping.
-_TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-_ATTRIBUTE_SPECIAL = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]')
+# ASCII text (str.isascii() is a flag, not a scan) is searched for the ASCII ones only: a set of
+# characters below 256 is a bitmap for the regex engine, the full set a list of ranges tried in turn.
+_TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]").search
+_ASCII_TEXT_SPECIAL = re.compile("[&<>\x00-\x08\x0b\x0c\x0e-\x1f]").search
+_ASCII_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]").search
+_ATTRIBUTE_SPECIAL = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]').search
+_ASCII_ATTRIBUTE_SPECIAL = re.compile('[&<>"\t\n\r\x00-\x08\x0b\x0c\x0e-\x1f]').search
 
 
 def _plain(value: Any) -> str:
@@ -88,7 +93,11 @@ def _plain(value: Any) -> str:
 def _text(value: Any) -> str:
     """Element text: ``&``, ``<`` and ``>`` escaped (as xml.sax.saxutils.escape does)."""
     if type(value) is str:
-        return value if _TEXT_SPECIAL.search(value) is None else escape(_plain(value))
+        if value.isascii():
+            if _ASCII_TEXT_SPECIAL(value) is None:
+                return value
+            return escape(value if _ASCII_NOT_XML(value) is None else _NOT_XML.sub("\ufffd", value))
+        return value if _TEXT_SPECIAL(value) is None else escape(_plain(value))
     if type(value) is int:
         return str(value)
     return escape(_plain(value))
@@ -97,10 +106,25 @@ def _text(value: Any) -> str:
 def _attribute(value: Any) -> str:
     """An attribute value with its quotes, as xml.sax.saxutils.quoteattr writes it."""
     if type(value) is str:
-        return f'"{value}"' if _ATTRIBUTE_SPECIAL.search(value) is None else quoteattr(_plain(value))
+        special = _ASCII_ATTRIBUTE_SPECIAL(value) if value.isascii() else _ATTRIBUTE_SPECIAL(value)
+        return f'"{value}"' if special is None else quoteattr(_plain(value))
     if type(value) is int:
         return f'"{value}"'
     return quoteattr(_plain(value))
+
+
+# Media types repeat in every document (a content item carries a dozen): each is written once.
+_MEDIA_ATTRIBUTES: dict[Any, str] = {}
+_MEDIA_ATTRIBUTES_KEPT = 1024
+
+
+def _media_attribute(value: Any) -> str:
+    written = _MEDIA_ATTRIBUTES.get(value)
+    if written is None:
+        if len(_MEDIA_ATTRIBUTES) >= _MEDIA_ATTRIBUTES_KEPT:
+            _MEDIA_ATTRIBUTES.clear()
+        written = _MEDIA_ATTRIBUTES[value] = f" media-type={_attribute(value)}"
+    return written
 
 
 def _hash_content(out: list[str], data: Any) -> None:
@@ -124,9 +148,7 @@ def _element(out: list[str], name: str, value: Any) -> None:
     kind = type(value)
     if kind is str or kind is int:
         out.append(f"<{name}>{_text(value)}</{name}>")
-    elif kind is dict:
-        _dict_element(out, name, value)
-    elif isinstance(value, dict):
+    elif kind is dict or isinstance(value, dict):
         _dict_element(out, name, value)
     elif isinstance(value, Hash):
         out.append(f"<{name}>")
@@ -145,6 +167,8 @@ def _dict_element(out: list[str], name: str, value: dict[str, Any]) -> None:
     for key, item in value.items():
         if key == "#text":
             text = item
+        elif key == "_media-type" and type(item) is str:
+            attributes += _media_attribute(item)
         elif key[0] == "_":
             attributes += f" {key[1:]}={_attribute(item)}"
         else:
