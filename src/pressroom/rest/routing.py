@@ -139,6 +139,14 @@ def _pieces(template: str) -> tuple[tuple[str, str | None, bool], ...]:
     return tuple(pieces)
 
 
+def _format_string(template: str) -> str:
+    """``/content/objects/{contentId:int}`` -> ``/content/objects/{contentId}`` (literal braces doubled)."""
+    return "".join(
+        literal.replace("{", "{{").replace("}", "}}") + ("" if name is None else f"{{{name}}}")
+        for literal, name, _ in _pieces(template)
+    )
+
+
 def make_route(
     methods: str,
     template: str,
@@ -200,6 +208,13 @@ class Router:
                 raise ValueError(f"duplicate route name {route.name}")
             self.by_name[route.name] = route
             self._by_segment.setdefault(_first_segment(route.template), []).append(route)
+        # Hrefs are built on every rendered representation (a content item has a dozen): a route without
+        # path parameters is formatted by one str.format_map of its template.
+        self._formats = {
+            route.name: _format_string(route.template)
+            for route in self.routes
+            if not any(is_path for _, _, is_path in _pieces(route.template))
+        }
 
     def _candidates(self, path: str) -> list[tuple[Route, dict[str, Any]]]:
         found = []
@@ -241,6 +256,9 @@ class Router:
         raise MethodNotAllowed(f"Method {method} is not allowed on '{path}'", self.allowed(path))
 
     def path(self, name: str, **params: Any) -> str:
+        simple = self._formats.get(name)
+        if simple is not None:
+            return simple.format_map(params)
         return self.by_name[name].format(params)
 
     def parse_href(self, href: str, *names: str, what: str = "href") -> tuple[str, dict[str, Any]]:

@@ -116,26 +116,40 @@ def _present(source: etree._Element, mapping: dict[str, str]) -> dict[str, str]:
 # -- DocBook -> xhtml5edit -------------------------------------------------------------------------
 
 
+_XHTML_TAGS = {name: f"{{{XHTML5EDIT_NS}}}{name}" for name in (*_D2X.values(), "em", "u", "s", "a", "li")}
+_XHTML_ATTRIBUTES = {_CLASS: "class", _ID: "id", **{a: a for a in _TABLE_ATTRIBUTES}}
+# What an element without attributes becomes (the usual paragraph, emphasis, list, cell).
+_BARE_XHTML = {**_D2X, "emphasis": "em", "link": "a", "title": "h2"}
+
+
+def _localname(element: etree._Element) -> str:
+    """The local name of an element's tag (``{namespace}name`` or ``name``)."""
+    return str(element.tag).rpartition("}")[2]
+
+
 def xhtml_element(source: etree._Element, parent: etree._Element) -> None:
-    name = etree.QName(source).localname
+    name = _localname(source)
     content = source
+    bare = not source.attrib
     if name == "listitem":
-        tag, attributes = "li", _present(source, {_CLASS: "class"})
+        tag, attributes = "li", ({} if bare else _present(source, {_CLASS: "class"}))
         para = _single_para(source)
         content = source if para is None else para
+    elif bare and name in _BARE_XHTML:
+        tag, attributes = _BARE_XHTML[name], {}
     else:
         tag, attributes = _xhtml_tag(source, name)
     for key in _LINK_ATTRIBUTES:  # rich text stored before links were checked may still hold one
-        if is_unsafe_link(attributes.get(key, "")):
+        if key in attributes and is_unsafe_link(attributes[key]):
             del attributes[key]
-    element = etree.SubElement(parent, f"{{{XHTML5EDIT_NS}}}{tag}", attributes)
+    element = etree.SubElement(parent, _XHTML_TAGS.get(tag) or f"{{{XHTML5EDIT_NS}}}{tag}", attributes)
     convert_children(content, element, xhtml_element)
 
 
 def _single_para(item: etree._Element) -> etree._Element | None:
     """The only child of a list item when it is a bare paragraph (xhtml5edit writes ``<li>text</li>``)."""
     children = [child for child in item if isinstance(child.tag, str)]
-    if len(children) != 1 or etree.QName(children[0]).localname != "para" or children[0].attrib:
+    if len(children) != 1 or _localname(children[0]) != "para" or children[0].attrib:
         return None
     if (item.text or "").strip() or (children[0].tail or "").strip():
         return None
@@ -143,7 +157,7 @@ def _single_para(item: etree._Element) -> etree._Element | None:
 
 
 def _xhtml_tag(source: etree._Element, name: str) -> tuple[str, dict[str, str]]:
-    attributes = _present(source, {_CLASS: "class", _ID: "id", **{a: a for a in _TABLE_ATTRIBUTES}})
+    attributes = _present(source, _XHTML_ATTRIBUTES)
     if source.get(_ALIGN):
         attributes["style"] = f"text-align:{source.get(_ALIGN)};"
     if name == "emphasis":

@@ -60,7 +60,7 @@ class RepresentationCache:
             self._bytes -= _charge(replaced)
         etag, body, headers = rendered
         packed = len(body) >= PACK_FROM
-        kept = (etag, zlib.compress(body, 1) if packed else body, self._shared(headers), packed)
+        kept = (etag, _pack(body) if packed else body, self._shared(headers), packed)
         size = _charge(kept)
         if self._bytes + size > self._max_bytes:
             self._drop_oldest(self._max_bytes * 3 // 4 - size)
@@ -87,6 +87,13 @@ class RepresentationCache:
             self._bytes -= _charge(kept)
         for key in victims:
             del self._entries[key]
+
+
+def _pack(body: bytes) -> bytes:
+    """The fastest level, with a smaller hash table than zlib's default (memLevel 5, not 8): the table is
+    cleared for every body, and for bodies of a few KB that took a sixth of the work for the same size."""
+    packer = zlib.compressobj(1, zlib.DEFLATED, 15, 5)
+    return packer.compress(body) + packer.flush()
 
 
 def _charge(kept: _Kept) -> int:

@@ -38,7 +38,7 @@ class Representation:
 class Out:
     """What a visitor may know about the response being written."""
 
-    __slots__ = ("image_variations", "rendering", "router")
+    __slots__ = ("_media_prefix", "_media_suffix", "_prefix", "image_variations", "rendering", "router")
 
     def __init__(
         self, rendering: Rendering, router: Router, image_variations: tuple[str, ...] = IMAGE_VARIATIONS
@@ -46,19 +46,24 @@ class Out:
         self.rendering = rendering
         self.router = router
         self.image_variations = image_variations  # names listed in image field values
+        # A representation has dozens of media types and hrefs: their fixed parts are joined once.
+        self._prefix = rendering.dialect.prefix
+        self._media_prefix = f"application/vnd.{rendering.dialect.vendor}.api."
+        self._media_suffix = f"+{rendering.format}"
 
     def media(self, name: str) -> str:
-        return self.rendering.media(name)
+        """As ``Rendering.media``."""
+        return f"{self._media_prefix}{name}{self._media_suffix}" if name else ""
 
     def url(self, route: str, **params: Any) -> str:
-        return self.rendering.dialect.prefix + self.router.path(route, **params)
+        return self._prefix + self.router.path(route, **params)
 
     def ref(self, media: str, route: str, **params: Any) -> dict[str, Any]:
         """A reference element: ``{"_media-type": ..., "_href": ...}``."""
-        return {"_media-type": self.rendering.media(media), "_href": self.url(route, **params)}
+        return {"_media-type": self.media(media), "_href": self._prefix + self.router.path(route, **params)}
 
     def href(self, path: str) -> str:
-        return self.rendering.dialect.prefix + path
+        return self._prefix + path
 
 
 @dataclass(frozen=True, slots=True)
