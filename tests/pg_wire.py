@@ -15,7 +15,7 @@ import socket
 import struct
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
@@ -96,10 +96,8 @@ class WireProxy:
         self._listener.close()
         with self._lock:
             for sock in self._sockets:
-                try:
+                with suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
                 sock.close()
 
     def _accept(self) -> None:
@@ -124,10 +122,8 @@ class WireProxy:
             pass
         finally:
             for sock in (client, server):
-                try:
+                with suppress(OSError):
                     sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
 
     def _upstream(self, client: socket.socket, server: socket.socket) -> None:
         try:

@@ -74,7 +74,8 @@ def test_a_warm_content_or_section_get_is_one_round_trip(proxied: tuple[Api, Wir
             assert exchange.simple_queries == [], str(exchange)  # no BEGIN, ROLLBACK or reset
             assert statements.count == 1, statements.statements
     exchange, statements = warm_get(api, proxy, "/content/sections/1", media("Section"))
-    assert exchange.round_trips == 1, str(exchange)  # the caller, its grants and the epoch; the section cached
+    # the caller, its grants and the epoch; the section is cached
+    assert exchange.round_trips == 1, str(exchange)
     assert exchange.simple_queries == [], str(exchange)
     assert statements.count == 1, statements.statements
     assert idle_in_transaction(database_url) == 0
