@@ -121,23 +121,21 @@ class SqlTrashGateway:
         self.c.execute(insert(locations).from_select(list(columns), select(*columns.values()).where(back)))
         restored = select(locations.c.id).where(prefix_range(locations.c.path_string, new_path))
         self.c.execute(delete(trash).where(trash.c.id.in_(restored)))
-        place = locations.alias("placed")
-        first_placed = (
-            select(func.min(place.c.id))
-            .where(place.c.content_id == content.c.id, prefix_range(place.c.path_string, new_path))
-            .scalar_subquery()
+        # The first restored location of each item, from one range scan of the restored paths, joined to
+        # the items: a correlated min() per item let PostgreSQL, planning on counts from before the
+        # insert, scan the whole restored range once per item (16 s for 10,000 items).
+        placed = (
+            select(locations.c.content_id, func.min(locations.c.id).label("first_id"))
+            .where(prefix_range(locations.c.path_string, new_path))
+            .group_by(locations.c.content_id)
+            .subquery("placed")
         )
         self.c.execute(
             update(content)
-            .where(
-                content.c.status == CONTENT_STATUS_CODES[TRASHED],
-                content.c.id.in_(
-                    select(locations.c.content_id).where(prefix_range(locations.c.path_string, new_path))
-                ),
-            )
+            .where(content.c.id == placed.c.content_id, content.c.status == CONTENT_STATUS_CODES[TRASHED])
             .values(
                 status=CONTENT_STATUS_CODES[PUBLISHED],
-                main_location_id=func.coalesce(content.c.main_location_id, first_placed),
+                main_location_id=func.coalesce(content.c.main_location_id, placed.c.first_id),
                 revision=content.c.revision + 1,
             )
         )
