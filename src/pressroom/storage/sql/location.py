@@ -23,7 +23,6 @@ from sqlalchemy import (
     and_,
     bindparam,
     cast,
-    column,
     delete,
     exists,
     false,
@@ -34,7 +33,6 @@ from sqlalchemy import (
     null,
     or_,
     select,
-    table,
     true,
     update,
 )
@@ -58,7 +56,7 @@ from pressroom.storage.sql.schema import (
     locations,
     pending_locations,
 )
-from pressroom.storage.sql.sequences import ROLES_REVISION, new_row_ids, next_value
+from pressroom.storage.sql.sequences import ROLES_REVISION, new_row_ids, next_row_id, next_value
 from pressroom.storage.sql.sort import apply_sort, needs_content
 
 DEFINED = 0  # the published state of a content type
@@ -136,25 +134,11 @@ _UNCOUNTED_BY_ID = Prepared(
 )
 
 
-_sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
-
-
-def _next_id(dialect: str) -> Any:
-    """The id the database gives the next location row, as an expression: PostgreSQL's serial
-    sequence; on SQLite (AUTOINCREMENT) one more than the largest id ever used, which is what it would
-    pick itself, and safe because its writers run one at a time (BEGIN IMMEDIATE)."""
-    if dialect == "postgresql":
-        return func.nextval(func.pg_get_serial_sequence("locations", "id"))
-    used = select(_sqlite_sequence.c.seq).where(_sqlite_sequence.c.name == "locations").scalar_subquery()
-    largest = select(func.max(locations.c.id)).scalar_subquery()
-    return func.max(func.coalesce(used, 0), func.coalesce(largest, 0)) + 1
-
-
 @lru_cache(maxsize=2)
 def _insert_location(dialect: str) -> Prepared:
     """INSERT of a location whose path, ending with its new id, is written with the row (built once
     per dialect; the parameters are named ``new_*``)."""
-    new = select(_next_id(dialect).label("id")).subquery("new")
+    new = select(next_row_id(dialect, "locations").label("id")).subquery("new")
     columns = {
         "id": new.c.id,
         "parent_id": bindparam("new_parent_id", type_=Integer),

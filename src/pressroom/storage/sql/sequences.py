@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
 
-from sqlalchemy import Connection, bindparam, column, func, insert, select, table, text, update
+from sqlalchemy import ColumnElement, Connection, bindparam, column, func, insert, select, table, text, update
 
 from pressroom.storage.sql.prepared import Prepared
 from pressroom.storage.sql.schema import sequences
@@ -141,10 +142,21 @@ def take(connection: Connection, blocks: TxBlocks | None, name: str, count: int)
 _sqlite_sequence = table("sqlite_sequence", column("name"), column("seq"))
 
 
+def next_row_id(dialect: str, table_name: str) -> ColumnElement[Any]:
+    """The id the database gives the next row of a table with a serial (PostgreSQL) or AUTOINCREMENT
+    (SQLite) id, as an expression: PostgreSQL's sequence; on SQLite one more than the largest id ever used,
+    which it would pick itself, and safe because its writers run one at a time (BEGIN IMMEDIATE)."""
+    if dialect == "postgresql":
+        return func.nextval(func.pg_get_serial_sequence(table_name, "id"))
+    own = table(table_name, column("id"))
+    used = select(_sqlite_sequence.c.seq).where(_sqlite_sequence.c.name == table_name).scalar_subquery()
+    largest = select(func.max(own.c.id)).scalar_subquery()
+    return func.max(func.coalesce(used, 0), func.coalesce(largest, 0)) + 1
+
+
 def new_row_ids(connection: Connection, table_name: str, count: int) -> list[int]:
-    """``count`` ids for new rows of a table with a serial (PostgreSQL) or AUTOINCREMENT (SQLite) id, in
-    one statement: from PostgreSQL's sequence; on SQLite the ones after the largest id ever used, which it
-    would pick itself (its writers run one at a time; inserting them moves its counter on)."""
+    """``count`` ids for new rows of such a table (:func:`next_row_id`), in one statement; on SQLite
+    inserting them moves its counter on."""
     if count <= 0:
         return []
     if connection.dialect.name == "postgresql":
@@ -154,10 +166,5 @@ def new_row_ids(connection: Connection, table_name: str, count: int) -> list[int
         return sorted(
             int(i) for i in connection.execute(query, {"table_name": table_name, "id_count": count}).scalars()
         )
-    own = table(table_name, column("id"))
-    used = select(_sqlite_sequence.c.seq).where(_sqlite_sequence.c.name == table_name).scalar_subquery()
-    largest = select(func.max(own.c.id)).scalar_subquery()
-    last = int(
-        connection.execute(select(func.max(func.coalesce(used, 0), func.coalesce(largest, 0)))).scalar_one()
-    )
-    return list(range(last + 1, last + count + 1))
+    first = int(connection.execute(select(next_row_id("sqlite", table_name))).scalar_one())
+    return list(range(first, first + count))
