@@ -492,8 +492,9 @@ class OAuthService:
                 if found is None or found[0].is_anonymous:
                     raise NotFound(f"Could not find 'User' with login '{user_login}'")
                 user_id = found[0].id
+            # hex: an id never starts with "-", which the command line would take for an option
             client = OAuthClient(
-                id=secrets.token_urlsafe(16),
+                id=secrets.token_hex(16),
                 name=name.strip(),
                 redirect_uris=uris,
                 secret_hash=None if secret is None else _hash(secret),
