@@ -3,11 +3,14 @@ PostgreSQL, and its key cache (discovery, JWKS TTL, the refetch interval) on a c
 
 from __future__ import annotations
 
+import base64
 import threading
 from pathlib import Path
 from typing import Any
 
+import jwt
 import pytest
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from pressroom.domain.content import FieldInput
 from pressroom.domain.errors import InvalidToken, ProviderUnavailable
@@ -303,3 +306,24 @@ def test_a_key_signs_only_with_the_algorithms_of_its_type(provider: IdentityProv
     assert not rsa.fits("PS256")  # its JWK names RS256
     assert ec.fits("ES256") and not ec.fits("RS256") and not ec.fits("ES384")
     assert not any(shared.fits(algorithm) for algorithm in ("HS256", "RS256", "ES256", "EdDSA"))
+
+
+def test_an_ec_key_written_without_leading_zero_bytes_still_verifies() -> None:
+    """Encoders that write a coordinate's minimal length drop its leading zero byte (one key in 128): the
+    key is still the provider's, and its tokens verify."""
+    while True:  # about 64 keys until one has a coordinate starting with a zero byte
+        private = ec.generate_private_key(ec.SECP256R1())
+        numbers = private.public_key().public_numbers()
+        if numbers.x < 1 << 248 or numbers.y < 1 << 248:
+            break
+
+    def minimal(value: int) -> str:
+        raw = value.to_bytes((value.bit_length() + 7) // 8, "big")
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    jwk = {"kty": "EC", "crv": "P-256", "kid": "short", "alg": "ES256", "x": minimal(numbers.x)}
+    jwk["y"] = minimal(numbers.y)
+    key = usable_keys({"keys": [jwk]})["short"]
+    assert key.fits("ES256")
+    token = jwt.encode({"sub": "jane"}, private, algorithm="ES256")
+    assert jwt.decode(token, key.jwk.key, algorithms=["ES256"]) == {"sub": "jane"}

@@ -22,6 +22,7 @@ reached before any key is known gives ProviderUnavailable (503); later, the keys
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -185,12 +186,36 @@ def usable_keys(jwks: dict[str, Any]) -> dict[str, SigningKey]:
         if not isinstance(item, dict) or item.get("use", "sig") != "sig":
             continue
         try:
-            key = jwt.PyJWK(item)
+            key = jwt.PyJWK(_padded_coordinates(item))
         except jwt.PyJWTError:
             continue
         algorithm = item.get("alg")
         keys[str(item.get("kid", ""))] = SigningKey(key, algorithm if isinstance(algorithm, str) else None)
     return keys
+
+
+# The byte length of an EC key's coordinates per curve (RFC 7518 6.2.1.2: the full size of the field).
+_COORDINATE_BYTES = {"P-256": 32, "P-384": 48, "P-521": 66}
+
+
+def _padded_coordinates(item: dict[str, Any]) -> dict[str, Any]:
+    """An EC key whose ``x`` or ``y`` lost its leading zero bytes (one key in 128 from encoders that write
+    the integer's minimal length) padded back to the curve's size, which the JWT library insists on;
+    any other key unchanged."""
+    size = _COORDINATE_BYTES.get(item.get("crv")) if item.get("kty") == "EC" else None
+    if size is None:
+        return item
+    padded = dict(item)
+    for name in ("x", "y"):
+        value = item.get(name)
+        if isinstance(value, str):
+            try:
+                raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+            except ValueError:
+                return item  # not base64url: the JWT library names the fault
+            if len(raw) < size:
+                padded[name] = base64.urlsafe_b64encode(raw.rjust(size, b"\0")).rstrip(b"=").decode()
+    return padded
 
 
 def _pick(keys: dict[str, SigningKey], kid: str | None) -> SigningKey | None:
