@@ -202,7 +202,7 @@ def _padded_coordinates(item: dict[str, Any]) -> dict[str, Any]:
     """An EC key whose ``x`` or ``y`` lost its leading zero bytes (one key in 128 from encoders that write
     the integer's minimal length) padded back to the curve's size, which the JWT library insists on;
     any other key unchanged."""
-    size = _COORDINATE_BYTES.get(item.get("crv")) if item.get("kty") == "EC" else None
+    size = _COORDINATE_BYTES.get(str(item.get("crv"))) if item.get("kty") == "EC" else None
     if size is None:
         return item
     padded = dict(item)
