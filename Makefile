@@ -34,7 +34,7 @@ lint: $(DEV)
 # One pytest worker per core (pytest-xdist); each worker takes whole test files, so that a module's fixtures
 # (a live server, a search world) are built once.
 test: lint chromium nginx varnish
-	$(BIN)/pytest -n auto --dist loadfile
+	$(BIN)/pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # The docs page test drives Debian's chromium (tests/functional/test_docs_browser.py): installed when missing,
 # so that `make test` runs the whole suite on a fresh machine, as CI does.
