@@ -1,5 +1,6 @@
 """Assembling versions for output: fields (the languages asked for), relations (to items the caller
-may read), the images that image asset fields show; one item from a cache or several in a few queries."""
+may read), the images that image asset fields show; one item, or a page of search hits, from a cache, or
+several items in a few queries."""
 
 from __future__ import annotations
 
