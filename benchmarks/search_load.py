@@ -59,6 +59,7 @@ from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggreg
 from pressroom.domain.user import User
 from pressroom.services.permissions import Permissions
 from pressroom.services.search import SearchService
+from pressroom.services.version_cache import VersionCache
 from pressroom.storage.sql import schema
 from pressroom.storage.sql.engine import make_engine, transaction
 from pressroom.storage.sql.install import initialise, is_initialised
@@ -180,9 +181,10 @@ Results = dict[str, dict[str, float]]  # "<caller>: <query>" -> {"p50": ms, "p99
 
 def run(engine: Engine, repository: Repository, runs: int) -> Results:
     store = SqlStore(engine)
+    versions = VersionCache()  # the process's, as the server shares it between searches and GETs
     callers = {
-        "admin": SearchService(store, Permissions(store)),
-        "editor": SearchService(store, SubtreeEditor(store)),
+        "admin": SearchService(store, Permissions(store), versions),
+        "editor": SearchService(store, SubtreeEditor(store), versions),
     }
     statements = Statements(engine)
     # cpu: this process's CPU time per search (median), which a loaded machine inflates far less than the

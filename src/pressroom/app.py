@@ -138,6 +138,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         raise RuntimeError("No secret key: set PRESSROOM_SECRET_KEY or run `pressroom init`")
     permissions = Permissions(store)
     locations = LocationService(store, permissions, files)
+    content = ContentService(store, permissions, files)
     auth = AuthService(
         store,
         permissions,
@@ -165,7 +166,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         files=FileService(store, files, permissions),
         health=HealthService(store),
         images=ImageService(store, permissions, files, settings.image_variations),
-        content=ContentService(store, permissions, files),
+        content=content,
         versions=VersionService(store, permissions, files),
         relations=RelationService(store, permissions),
         locations=locations,
@@ -178,7 +179,7 @@ def build_services(settings: Settings, engine: Engine) -> Services:
         user_groups=UserGroupService(store, permissions, files, locations),
         roles=RoleService(store, permissions, settings.siteaccesses),
         role_assignments=RoleAssignmentService(store, permissions),
-        search=SearchService(store, permissions),
+        search=SearchService(store, permissions, content.versions),
         events=EventService(
             store, permissions, allow_private=settings.webhook_allow_private, own_ports=own_ports(),
             sender=WebhookSender(

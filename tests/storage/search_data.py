@@ -47,7 +47,7 @@ class Repo:
         self.trash = TrashService(store, self.permissions, self.locations, files)
         self.object_states = ObjectStateService(store, self.permissions)
         self.bookmarks = BookmarkService(store, self.permissions)
-        self.search = SearchService(store, self.permissions)
+        self.search = SearchService(store, self.permissions, self.content.versions)
         self.languages = LanguageService(store)
 
     def draft(

@@ -169,7 +169,7 @@ def test_a_reader_limited_to_subtrees_sees_the_children_it_may_read(repo: Repo) 
     repo.locations.create(ADMIN, c, LocationCreate(inside_at))
     reader = _SubtreeReader(repo.store)
     reader.paths = (f"/1/2/{inside_at}/",)
-    search = SearchService(repo.store, reader)
+    search = SearchService(repo.store, reader, repo.content.versions)
     as_reader = Repo.__new__(Repo)
     as_reader.__dict__.update(repo.__dict__, search=search)
     assert children(as_reader, inside_at, BY_NAME) == ([a, c], 2)
@@ -201,8 +201,9 @@ def test_a_page_of_children_by_type_and_date_reads_no_item_row_and_keeps_its_sta
         result = repo.search.find_content(ADMIN, SearchQuery(filter=criterion, sort=(NEWEST,), limit=2))
     assert [hit.value.content.id for hit in result.hits] == made[::-1][:2]
     assert result.total_count == 4
-    # grants, page, count, infos, versions, fields, relations (as any full page)
-    assert counter.count == 7
+    # grants, page, count, the items with their versions, their fields (not cached yet; none holds
+    # relations), as any full page
+    assert counter.count == 5
     searched = [s for s in counter.statements if "locations.parent_id" in s and "content.status" not in s]
     assert len(searched) == 2  # the page and the count: from locations, without the item's row
     assert all("JOIN content" not in s for s in searched)

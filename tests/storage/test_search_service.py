@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from pressroom.domain import query as q
-from pressroom.domain.content import ContentUpdate, FieldInput, VersionUpdate
+from pressroom.domain.content import ContentUpdate, FieldInput, Version, VersionUpdate
 from pressroom.domain.errors import BadRequest, NotFound
 from pressroom.domain.language import Language
 from pressroom.domain.search import SearchQuery, SortClause, SortKey, TermAggregation, TermAggregationResult
 from pressroom.domain.user import User, UserContent, UserGroup
+from pressroom.services.relation import RelationService
+from pressroom.services.version_cache import VersionCache
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.helpers import StatementCounter
@@ -140,22 +142,115 @@ def test_statements_per_search_do_not_grow_with_the_page(repo: Repo) -> None:
             run()  # type: ignore[operator]
         return counter.count
 
+    def cold(run: object) -> int:
+        """The statements of ``run`` with nothing in the cache of current versions."""
+        repo.search.versions = VersionCache()
+        return statements(run)
+
     def content(ids: tuple[int, ...]) -> None:
         repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId(ids), limit=len(ids)))
 
     def located(ids: tuple[int, ...]) -> None:
         repo.search.find_locations(ADMIN, SearchQuery(filter=q.ContentId(ids), limit=len(ids)))
 
-    # grants, page, count, infos, versions, fields, relations: the same for 2 hits or 8.
-    assert statements(lambda: content(tuple(related[:2]))) == statements(lambda: content(tuple(related))) == 7
-    # grants, page, count, locations, infos, versions, fields, relations.
-    assert statements(lambda: located(tuple(related[:2]))) == statements(lambda: located(tuple(related))) == 8
+    # grants, page, count, items with their versions, fields (none holds relations): for 2 hits or 8.
+    assert cold(lambda: content(tuple(related[:2]))) == cold(lambda: content(tuple(related))) == 5
+    # All hits cached: grants, page, count, items.
+    assert statements(lambda: content(tuple(related))) == 4
+    # Some cached: the fields of the others.
+    assert statements(lambda: content((1, *related))) == 5
+    # grants, page, count, locations, items, fields; cached: no fields.
+    assert cold(lambda: located(tuple(related[:2]))) == cold(lambda: located(tuple(related))) == 6
+    assert statements(lambda: located(tuple(related))) == 5
     # A page that is not full tells the total: no count statement.
-    assert statements(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 6
+    assert cold(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 4
+    assert statements(lambda: repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((1,))))) == 3
     # A page past the end: grants, page, count, and nothing to load.
     beyond = SearchQuery(filter=q.ContentId(tuple(related)), offset=8, limit=4)
     assert statements(lambda: repo.search.find_content(ADMIN, beyond)) == 3
     assert repo.search.find_content(ADMIN, beyond).total_count == 8
+
+
+def test_statements_of_hits_with_relations_cold_and_cached(repo: Repo) -> None:
+    """The relations of hits not cached take one statement (none when no such hit holds any), and a
+    reader whose relations are filtered one more, cached or not."""
+    target, plain = repo.item("Target"), repo.item("Plain")
+    source = relating(repo, repo.item("Source"), target, 14)
+    page = SearchQuery(filter=q.ContentId((target, plain, source)))
+    repo.permissions.grants(ADMIN)
+    repo.permissions.grants(ANONYMOUS)
+    for user, cold, warm in ((ADMIN, 5, 3), (ANONYMOUS, 6, 4)):
+        repo.search.versions = VersionCache()
+        with StatementCounter() as counter:
+            repo.search.find_content(user, page)
+        assert counter.count == cold, counter.statements  # grants, page, items, fields, relations(, readable)
+        with StatementCounter() as counter:
+            result = repo.search.find_content(user, page)
+        assert counter.count == warm, counter.statements  # grants, page, items(, readable)
+        relations = {hit.value.content.id: hit.value.relations for hit in result.hits}
+        shown = [target, 14] if user is ADMIN else [target]  # anonymous may not read the admin user
+        assert [r.destination_content_id for r in relations[source]] == shown
+        assert relations[target] == relations[plain] == ()
+
+
+def relating(repo: Repo, source: int, *destinations: int) -> int:
+    """Publish a new version of ``source`` relating to ``destinations``."""
+    draft = repo.versions.copy_current(ADMIN, source)
+    for destination in destinations:
+        RelationService(repo.store, repo.permissions).create(
+            ADMIN, source, draft.info.version_no, destination
+        )
+    repo.versions.publish(ADMIN, source, draft.info.version_no)
+    return source
+
+
+def test_a_cached_hit_is_never_served_stale(repo: Repo) -> None:
+    """Hits share the cache of current versions with content GETs, each entry used only under the
+    item's stamp: a new version, new relations, a deleted destination, a moved main location and a
+    change through a content GET's cache are all seen by the next search."""
+    item, target, folder = repo.item("Alpha"), repo.item("Target"), repo.item("Folder")
+    repo.permissions.grants(ADMIN)
+
+    def hit() -> Version:
+        (found,) = repo.search.find_content(ADMIN, SearchQuery(filter=q.ContentId((item,)))).hits
+        return found.value
+
+    def name(version: Version) -> object:
+        return next(f.value for f in version.fields if f.identifier == "name")
+
+    assert name(hit()) == "Alpha"
+    with StatementCounter() as counter:
+        assert name(hit()) == "Alpha"
+    assert counter.count == 3  # grants, page, the item: the fields are cached
+    draft = repo.versions.copy_current(ADMIN, item)
+    repo.versions.update(
+        ADMIN, item, draft.info.version_no, VersionUpdate((FieldInput("name", None, "Beta"),))
+    )
+    assert name(hit()) == "Alpha"  # a draft is not the item's current version
+    repo.versions.publish(ADMIN, item, draft.info.version_no)
+    assert name(hit()) == "Beta"
+    relating(repo, item, target)
+    assert [r.destination_content_id for r in hit().relations] == [target]
+    repo.content.delete(ADMIN, target)
+    assert hit().relations == ()
+    moved = repo.main_location(item)
+    repo.locations.move(ADMIN, f"1/2/{moved}", f"1/2/{repo.main_location(folder)}")
+    assert hit().content.main_location_path == f"/1/2/{repo.main_location(folder)}/{moved}/"
+    assert name(hit()) == "Beta"
+    # The content service's entries are the search's, under the same stamp: a GET after a search reads
+    # no field, and a search after a new version read through a GET is served the GET's entry.
+    with StatementCounter() as counter:
+        assert name(repo.content.load(ADMIN, item)) == "Beta"
+    assert not [s for s in counter.statements if "content_fields" in s]
+    draft = repo.versions.copy_current(ADMIN, item)
+    repo.versions.update(
+        ADMIN, item, draft.info.version_no, VersionUpdate((FieldInput("name", None, "Gamma"),))
+    )
+    repo.versions.publish(ADMIN, item, draft.info.version_no)
+    assert name(repo.content.load(ADMIN, item)) == "Gamma"
+    with StatementCounter() as counter:
+        assert name(hit()) == "Gamma"
+    assert counter.count == 3
 
 
 def test_the_service_resolves_identifiers_and_answers_not_found(repo: Repo) -> None:

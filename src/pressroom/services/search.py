@@ -3,7 +3,10 @@
 One read transaction per search: the caller's read criterion ANDed with the query's filter and query
 criteria (and its language filter) is compiled once (``SearchScope``); one statement finds the page of
 ids, one counts the matches (left out when the page itself tells the total), aggregations run over the
-same scope, and the page's items are loaded in batch (no statement per hit).
+same scope, and the page's items are loaded in batch (no statement per hit): one statement reads them
+with their current versions and stamps, and fields and relations come from the per-process cache of
+current versions (``services/version_cache.py``, shared with content GETs) where it holds them under the
+item's stamp, the others in one statement each.
 
 Choices where the reference leaves room: the virtual root (location 1, without content) is never a hit;
 an item is visible when it is not hidden and has at least one visible location; without sort clauses
@@ -34,14 +37,16 @@ from pressroom.domain.user import User
 from pressroom.services.aggregations import AggregationKeys
 from pressroom.services.content_access import draft_reader
 from pressroom.services.permissions import Permissions
-from pressroom.services.version_assembly import load_current_versions
+from pressroom.services.version_assembly import load_cached_versions
+from pressroom.services.version_cache import VersionCache
 from pressroom.storage.spi import SearchScope, Store, Tx
 
 
 class SearchService:
-    def __init__(self, store: Store, permissions: Permissions) -> None:
+    def __init__(self, store: Store, permissions: Permissions, versions: VersionCache) -> None:
         self.store = store
         self.permissions = permissions
+        self.versions = versions  # the content service's: a hit and a content GET share entries
 
     def find_content(self, user: User, query: SearchQuery) -> SearchResult[Version]:
         """The published items matching ``query`` that ``user`` may read, each with its current version."""
@@ -49,9 +54,10 @@ class SearchService:
         with self.store.read(caller=user.request) as tx:
             scope, ids, total = self._search(tx, user, query, locations=False)
             readable = self.permissions.read_criterion(user, tx)
-            infos = tx.content.get_many(ids)
+            items = tx.content.get_many_current(ids)
             drafts = draft_reader(self.permissions, user, tx)
-            versions = load_current_versions(tx, [infos[i] for i in ids if i in infos], readable, drafts)
+            current = [items[i] for i in ids if i in items]
+            versions = load_cached_versions(tx, current, self.versions, readable, drafts)
             scores = scope.scores(list(versions))
             hits = tuple(SearchHit(versions[i], _score(scores, i)) for i in ids if i in versions)
             aggregations = self.aggregate(tx, user, scope, query.aggregations)
@@ -65,9 +71,9 @@ class SearchService:
             scope, ids, total = self._search(tx, user, query, locations=True)
             readable = self.permissions.read_criterion(user, tx)
             found = tx.locations.get_many(ids, readable)
-            infos = tx.content.get_many(loc.content_id for loc in found.values() if loc.content_id)
+            items = tx.content.get_many_current(loc.content_id for loc in found.values() if loc.content_id)
             drafts = draft_reader(self.permissions, user, tx)
-            versions = load_current_versions(tx, list(infos.values()), readable, drafts)
+            versions = load_cached_versions(tx, list(items.values()), self.versions, readable, drafts)
             scores = scope.scores(list(versions))
             hits = []
             for location_id in ids:

@@ -1,17 +1,18 @@
 """Assembling versions for output: fields (the languages asked for), relations (to items the caller
-may read), the images that image asset fields show; one item from a cache or several in a few queries."""
+may read), the images that image asset fields show; one item, or a page of search hits, from a cache, or
+several items in a few queries."""
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from pressroom.domain.content import DRAFT, ContentInfo, Field, Relation, Version, VersionInfo
+from pressroom.domain.content import DRAFT, ContentInfo, CurrentItem, Field, Relation, Version, VersionInfo
 from pressroom.domain.fieldtypes.registry import get_field_type
 from pressroom.domain.image_variation import image_id
 from pressroom.domain.read_scope import UNRESTRICTED, ReadScope, restriction
 from pressroom.services.content_access import DraftReader
 from pressroom.services.content_fields import asset_destinations, for_output
-from pressroom.services.version_cache import VersionCache
+from pressroom.services.version_cache import Entry, VersionCache
 from pressroom.storage.spi import Tx
 
 
@@ -94,3 +95,43 @@ def load_current_versions(
         for key in (keys[info.id],)
         if key in versions
     }
+
+
+def load_cached_versions(
+    tx: Tx, items: Sequence[CurrentItem], cache: VersionCache, readable: ReadScope, drafts: DraftReader | None
+) -> dict[int, Version]:
+    """The current versions of ``items`` (as ``ContentGateway.get_many_current`` reads them; those
+    without a version row are left out), as :func:`load_current_versions` makes them, their fields and
+    relations from ``cache`` where it holds them under the item's stamp. The others' are read and put
+    into the cache: their fields in one query, their relations (as stored) in one more when any holds
+    some. One query keeps the relations to items ``readable`` lets the caller read, when it filters and
+    there are any; image asset fields learn their destinations' images (two more when there are any)."""
+    current = [(item, item.version) for item in items if item.version is not None]
+    entries: dict[int, Entry] = {}
+    missing = []
+    for item, _ in current:
+        entry = cache.get(item.info.id, item.stamp)
+        if entry is None:
+            missing.append(item)
+        else:
+            entries[item.info.id] = entry
+    if missing:
+        keys = [(item.info.id, item.info.current_version_no) for item in missing]
+        fields = tx.content.load_fields_of(keys)
+        related = [key for item, key in zip(missing, keys, strict=True) if item.has_relations]
+        relations = tx.relations.list_of(related, UNRESTRICTED) if related else {}
+        for item, key in zip(missing, keys, strict=True):
+            entries[item.info.id] = (item.stamp, tuple(fields[key]), tuple(relations.get(key, ())))
+            cache.put(item.info.id, entries[item.info.id])
+    destinations = {r.destination_content_id for _, _, listed in entries.values() for r in listed}
+    filtered = bool(destinations) and restriction(readable) is not None
+    allowed = tx.content.existing_ids(destinations, readable) if filtered else set()
+    assets = [destination for _, stored, _ in entries.values() for destination in asset_destinations(stored)]
+    images = asset_images(tx, assets, drafts) if assets else None
+    versions = {}
+    for item, version in current:
+        _, stored, listed = entries[item.info.id]
+        output = for_output(stored, item.info.id, version.version_no, images)
+        shown = tuple(r for r in listed if r.destination_content_id in allowed) if filtered else listed
+        versions[item.info.id] = Version(item.info, version, output, shown)
+    return versions

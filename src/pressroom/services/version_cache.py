@@ -3,7 +3,8 @@
 An entry is used only while the item's stamp (``ContentGateway.get_with_current_version``) is the one it
 was loaded under: every write to the item, its versions, fields or relations changes the item's revision,
 and a change to content types changes the cache epoch, both part of the stamp. So a hot content GET is
-one point lookup plus a dictionary hit, in every process.
+one point lookup plus a dictionary hit, in every process; a search's page of hits shares the entries
+(``ContentGateway.get_many_current`` reads the same stamps for many items in one statement).
 
 Entries are kept compact (a worker holds one per item read): the names in a field (identifier, language,
 type) are interned, shared by every entry, and a value equal to the last one kept for the same field

@@ -327,6 +327,13 @@ _PREPARED_INFO_WITH_FIELDS_FOR_CALLER = Prepared(
     .where(content.c.id == bindparam("content_id"))
     .order_by(*_FIELD_ORDER)
 )
+# A page of search hits: the items with their current versions, stamps, and whether each version holds
+# relations (those cached for the current stamp need no more statements).
+_CURRENT_BY_IDS = (
+    select(*_INFO_COLUMNS, _HAS_RELATIONS)
+    .select_from(_INFO_FROM)
+    .where(content.c.id.in_(bindparam("ids", expanding=True)))
+)
 _PREPARED_LOCK = Prepared(_LOCK_BY_ID)
 _PREPARED_LOCK_FOR_CALLER = Prepared(_LOCK_FOR_CALLER)
 _PREPARED_LOCK_VERSION = Prepared(_LOCK_VERSION)
@@ -467,6 +474,22 @@ class SqlContentGateway:
         if not with_fields:
             return CurrentItem(info, version, stamp)
         return CurrentItem(info, version, stamp, _prefixed_fields(rows), bool(row.has_relations))
+
+    def get_many_current(self, content_ids: Iterable[int]) -> dict[int, CurrentItem]:
+        """Items by id, each as :meth:`get_with_current_version` reads it (the same stamp) and with
+        whether its current version holds relations, in one query."""
+        ids = sorted(set(content_ids))
+        if not ids:
+            return {}
+        return {
+            row.id: CurrentItem(
+                _info(row),
+                _current_version(row),
+                tuple(row)[:_STAMP_WIDTH],
+                has_relations=bool(row.has_relations),
+            )
+            for row in self.c.execute(_CURRENT_BY_IDS, {"ids": ids})
+        }
 
     def lock(self, content_id: int) -> ContentInfo | None:
         """The item, its row locked until the transaction ends (waiting for a writer holding it); the
