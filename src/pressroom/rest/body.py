@@ -35,8 +35,7 @@ class RequestBody:
 
     __slots__ = ("_receive", "declared", "done", "started")
 
-    def __init__(self, receive: Receive, scope: MutableMapping[str, Any]) -> None:
-        headers = Headers(scope=scope)
+    def __init__(self, receive: Receive, headers: Headers) -> None:
         self._receive = receive
         self.declared = parse_int(headers.get("content-length") or "")
         self.done = not announces_body(headers) or self.declared == 0
