@@ -37,7 +37,8 @@ class RequestBody:
 
     def __init__(self, receive: Receive, headers: Headers) -> None:
         self._receive = receive
-        self.declared = parse_int(headers.get("content-length") or "")
+        length = headers.get("content-length")
+        self.declared = parse_int(length) if length else None  # most requests (reads) have none
         self.done = not announces_body(headers) or self.declared == 0
         self.started = False
 
