@@ -32,6 +32,11 @@ class User:
     # open their transactions with it, so that the request's own statements confirm the caller.
     request: RequestCaller | None = field(default=None, compare=False, repr=False)
 
+    def serving(self, request: RequestCaller) -> User:
+        """This user as the caller of ``request`` (``dataclasses.replace``, at a third of its cost: once
+        per request)."""
+        return User(self.id, self.login, self.email, self.enabled, self.is_anonymous, request)
+
 
 @dataclass(frozen=True, slots=True)
 class Account:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, MutableMapping
-from dataclasses import replace
 from itertools import chain
 from typing import Any
 
@@ -134,7 +133,8 @@ class RestApp:
         if scope["type"] != "http":
             return
         trace = Trace(request_id(_raw_header(scope, b"x-request-id")), scope["method"], scope["path"])
-        request_body = RequestBody(receive, scope)
+        headers = RequestHeaders(scope)  # looked up by name a dozen times: made once
+        request_body = RequestBody(receive, headers)
         client = client_of(scope, self.settings.trusted_proxies)
         trace.client = client.address
         if scope["path"] in operations.PATHS:
@@ -151,12 +151,12 @@ class RestApp:
             trace.route = "user_context_hash"
             reply = await self.user_context(scope, client)
         else:
-            reply = await self.handle(scope, request_body, trace, client)
+            reply = await self.handle(scope, headers, request_body, trace, client)
         if not await request_body.settle():  # the connection cannot carry another request
             reply.header("connection", "close")
         reply.header("x-request-id", trace.request_id)
         if self.cors.enabled and not reply.cors_done:
-            for name, value in self.cors.response_headers(Headers(scope=scope)):
+            for name, value in self.cors.response_headers(headers):
                 reply.header(name, value)
         await send({"type": "http.response.start", "status": reply.status, "headers": reply.headers})
         if reply.stream is not None and scope["method"] != "HEAD":
@@ -180,8 +180,9 @@ class RestApp:
             accept = self._accepts[header] = negotiate(header)
         return accept
 
-    async def handle(self, scope: Scope, body: RequestBody, trace: Trace, client: Client) -> Reply:
-        headers = RequestHeaders(scope)
+    async def handle(
+        self, scope: Scope, headers: Headers, body: RequestBody, trace: Trace, client: Client
+    ) -> Reply:
         accept = self._negotiate(headers.get("accept"))
         found = self._dialect(scope["path"])
         dialect = found[0] if found else self.settings.dialects[0]
@@ -272,7 +273,7 @@ class RestApp:
         goes to the services with the request's user (``User.request``), and from them to every
         transaction they open, whose statements confirm it (domain/caller.py)."""
         request_caller = RequestCaller(caller.user.id, caller.check)
-        user = replace(caller.user, request=request_caller)
+        user = caller.user.serving(request_caller)
         try:
             request.user = user
             reply = await self._answer(request, caller, body, trace)

@@ -35,10 +35,10 @@ class RequestBody:
 
     __slots__ = ("_receive", "declared", "done", "started")
 
-    def __init__(self, receive: Receive, scope: MutableMapping[str, Any]) -> None:
-        headers = Headers(scope=scope)
+    def __init__(self, receive: Receive, headers: Headers) -> None:
         self._receive = receive
-        self.declared = parse_int(headers.get("content-length") or "")
+        length = headers.get("content-length")
+        self.declared = parse_int(length) if length else None  # most requests (reads) have none
         self.done = not announces_body(headers) or self.declared == 0
         self.started = False
 

@@ -15,7 +15,7 @@ them (rest/openapi.py), so the description cannot drift from what handlers do.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -139,6 +139,10 @@ def _pieces(template: str) -> tuple[tuple[str, str | None, bool], ...]:
     return tuple(pieces)
 
 
+def _index(entry: tuple[int, Route]) -> int:
+    return entry[0]
+
+
 def _format_string(template: str) -> str:
     """``/content/objects/{contentId:int}`` -> ``/content/objects/{contentId}`` (literal braces doubled)."""
     return "".join(
@@ -194,20 +198,48 @@ def make_route(
     )
 
 
-def _first_segment(path: str) -> str:
-    return path.split("/", 2)[1] if path.count("/") else ""
+class _Node:
+    """A node of the route trie: the path segments walked so far lead here."""
+
+    __slots__ = ("literals", "parameter", "rest", "routes")
+
+    def __init__(self) -> None:
+        self.literals: dict[str, _Node] = {}  # the next segment is this text
+        self.parameter: _Node | None = None  # the next segment holds a one-segment parameter
+        self.routes: list[tuple[int, Route]] = []  # (declaration index, route) of the templates ending here
+        # Templates whose next segment holds a parameter spanning segments ({path:path}, {id:file}): their
+        # regex decides whatever follows.
+        self.rest: list[tuple[int, Route]] = []
+
+
+def _insert(root: _Node, index: int, route: Route) -> None:
+    node = root
+    for segment in route.template.split("/"):
+        kinds = [kind for _, kind in template_parameters(segment)]
+        if "path" in kinds or "file" in kinds:
+            node.rest.append((index, route))
+            return
+        if kinds:
+            node.parameter = node.parameter or _Node()
+            node = node.parameter
+        else:
+            node = node.literals.setdefault(segment, _Node())
+    node.routes.append((index, route))
 
 
 class Router:
     def __init__(self, routes: Iterable[Route]) -> None:
         self.routes = list(routes)
         self.by_name: dict[str, Route] = {}
-        self._by_segment: dict[str, list[Route]] = {}
-        for route in self.routes:
+        # Matching walks a trie of the templates' segments to the few routes whose regex can match the
+        # path, so its cost does not grow with the table: trying the regex of every route sharing the
+        # path's first segment was a hundred for /content/objects/{contentId}.
+        self._trie = _Node()
+        for index, route in enumerate(self.routes):
             if route.name in self.by_name:
                 raise ValueError(f"duplicate route name {route.name}")
             self.by_name[route.name] = route
-            self._by_segment.setdefault(_first_segment(route.template), []).append(route)
+            _insert(self._trie, index, route)
         # Hrefs are built on every rendered representation (a content item has a dozen): a route without
         # path parameters is formatted by one str.format_map of its template.
         self._formats = {
@@ -216,17 +248,41 @@ class Router:
             if not any(is_path for _, _, is_path in _pieces(route.template))
         }
 
-    def _candidates(self, path: str) -> list[tuple[Route, dict[str, Any]]]:
-        found = []
-        for route in self._by_segment.get(_first_segment(path), ()):
+    def _routes_for(self, path: str) -> list[tuple[int, Route]]:
+        """The routes whose regex can match the path, a superset of those that do, in declaration order.
+
+        A one-segment parameter takes any segment here (even an empty one: the regex decides), and a final
+        newline is dropped: ``$`` matches before one, so the regex of ``/content/sections`` matches the path
+        followed by a newline (and a final ``{name}`` may take the newline in)."""
+        segments = (path[:-1] if path.endswith("\n") else path).split("/")
+        end = len(segments)
+        found: list[tuple[int, Route]] = []
+        walk = [(self._trie, 0)]
+        while walk:
+            node, depth = walk.pop()
+            found += node.rest
+            if depth == end:
+                found += node.routes
+                continue
+            literal = node.literals.get(segments[depth])
+            if literal is not None:
+                walk.append((literal, depth + 1))
+            if node.parameter is not None:
+                walk.append((node.parameter, depth + 1))
+        if len(found) > 1:
+            found.sort(key=_index)
+        return found
+
+    def _candidates(self, path: str) -> Iterator[tuple[Route, dict[str, Any]]]:
+        """The routes matching the path with their converted parameters, in declaration order."""
+        for _, route in self._routes_for(path):
             match = route.regex.match(path)
             if match is not None:
                 try:
                     params = {name: convert(match.group(name)) for name, convert in route.converters}
                 except ValueError:  # an id no resource can have
                     continue
-                found.append((route, params))
-        return found
+                yield route, params
 
     def allowed(self, path: str) -> list[str]:
         """The methods the routes of the path's template advertise, in declaration order (OPTIONS
@@ -239,20 +295,22 @@ class Router:
         per template.
         """
         methods: list[str] = []
-        candidates = self._candidates(path)
-        for route, _ in candidates:
-            if route.template == candidates[0][0].template:
+        template = None
+        for route, _ in self._candidates(path):
+            template = template or route.template
+            if route.template == template:
                 methods.extend(method for method in route.allow if method not in methods)
         return methods
 
     def match(self, method: str, path: str) -> tuple[Route, dict[str, Any]]:
-        candidates = self._candidates(path)
-        if not candidates:
-            raise NotFound(f"No resource at '{path}'")
         lookup = "GET" if method == "HEAD" else method
-        for route, params in candidates:
+        found = False
+        for route, params in self._candidates(path):
             if method in route.methods or lookup in route.methods:
                 return route, params
+            found = True
+        if not found:
+            raise NotFound(f"No resource at '{path}'")
         raise MethodNotAllowed(f"Method {method} is not allowed on '{path}'", self.allowed(path))
 
     def path(self, name: str, **params: Any) -> str:

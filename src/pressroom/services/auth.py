@@ -15,7 +15,6 @@ epoch: logging out moves the epoch on, so every JWT issued to that user before t
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import threading
@@ -56,6 +55,7 @@ class AuthService:
         self.store = store
         self.permissions = permissions
         self.secret_key = secret_key
+        self._basic_key_secret = secret_key.encode()
         self.verification_keys = (secret_key, *(key for key in previous_secret_keys if key != secret_key))
         self.anonymous_user_id = anonymous_user_id
         self.session_ttl = session_ttl
@@ -154,7 +154,7 @@ class AuthService:
 
     def _basic_key(self, login: str, password: str, siteaccess: str) -> bytes:
         message = f"{login}\x00{password}\x00{siteaccess}".encode("utf-8", "surrogateescape")
-        return hmac.new(self.secret_key.encode(), message, hashlib.sha256).digest()
+        return hmac.digest(self._basic_key_secret, message, "sha256")
 
     def basic(
         self, login: str, password: str, address: str | None = None, *, siteaccess: str, cached: bool = True
