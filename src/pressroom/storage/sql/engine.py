@@ -97,20 +97,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
         if connection.get_execution_options().get("pressroom_write", False):
-            _begin_on_driver(connection, "BEGIN IMMEDIATE")
+            _on_driver(connection, "BEGIN IMMEDIATE")
         # Reads run in autocommit, as on PostgreSQL: BEGIN would only add a statement.
-
-
-def _begin_on_driver(connection: Connection, sql: str) -> None:
-    """Begin a transaction straight on the driver, as psycopg begins its own outside autocommit: a
-    BEGIN is not among the statements counted (``pressroom_sql_statements_total``, the tests'
-    counters) on either database. A driver error is wrapped and handled as SQLAlchemy handles those
-    of its statements (a lost connection invalidates the pool), which it does not do for the "begin"
-    event it runs this from."""
-    try:
-        connection.connection.driver_connection.execute(sql)  # type: ignore[union-attr]
-    except Exception as error:
-        connection._handle_dbapi_exception(error, sql, {}, None, None)  # raises it wrapped
 
 
 # The tree lock's key (one bigint for the whole tree: "tree" in ASCII); the lock is released at the end
@@ -139,7 +127,7 @@ def _configure_postgres(engine: Engine) -> None:
     def on_begin(connection: Connection) -> None:
         options = connection.get_execution_options()
         if not options.get(_READ, False):
-            _begin_on_driver(connection, _BEGIN[options.get(_TREE)])
+            _on_driver(connection, _BEGIN[options.get(_TREE)])
 
 
 _READ = "pressroom_read"
@@ -166,8 +154,10 @@ def transaction(engine: Engine, *, write: bool, tree: TreeLock | None = None) ->
 
 class _HeldConnections(threading.local):
     """One connection per thread, kept across transactions: no pool checkout and checkin, nor a
-    Connection built, for each. A connection that failed at the driver is closed and replaced; on
-    PostgreSQL one is replaced after POOL_RECYCLE_SECONDS, as the pool recycles its own."""
+    Connection built, for each. A connection that failed at the driver is closed and replaced, and so is
+    one taken before a lost connection invalidated the pool (a database restart then costs one 503, not
+    one per thread); on PostgreSQL one is replaced after POOL_RECYCLE_SECONDS, as the pool recycles its
+    own."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -179,12 +169,17 @@ class _HeldConnections(threading.local):
         raise NotImplementedError
 
     def _current(self) -> Connection:
-        held = self.held
-        if held is not None and not held.invalidated and time.monotonic() - self.since < POOL_RECYCLE_SECONDS:
+        held, since = self.held, self.since
+        if (
+            held is not None
+            and not held.invalidated
+            and since > self.engine.pool._invalidate_time  # a lost connection elsewhere: reconnect
+            and time.time() - since < POOL_RECYCLE_SECONDS
+        ):
             return held
         self._drop()
         held = self._connect()
-        self.held, self.since = held, time.monotonic()
+        self.held, self.since = held, time.time()  # the pool's clock (its invalidation, its recycling)
         return held
 
     def _drop(self) -> None:
@@ -284,8 +279,10 @@ class WriteConnections(_HeldConnections):
 
 def _on_driver(connection: Connection, sql: str) -> None:
     """``sql`` sent on the driver (COMMIT and ROLLBACK through its own calls, which follow the server's
-    transaction status), a driver error wrapped as SQLAlchemy wraps those of its statements: a lost
-    connection invalidates the Connection and the pool."""
+    transaction status), as psycopg begins its own outside autocommit: neither BEGIN nor COMMIT is among
+    the statements counted (``pressroom_sql_statements_total``, the tests' counters) on either database.
+    A driver error is wrapped and handled as SQLAlchemy handles those of its statements (a lost
+    connection invalidates the Connection and the pool), which it does not do for the "begin" event."""
     driver = connection.connection.driver_connection
     try:
         if sql == "COMMIT":
