@@ -137,7 +137,8 @@ _TREE = "pressroom_tree"
 @contextmanager
 def transaction(engine: Engine, *, write: bool, tree: TreeLock | None = None) -> Iterator[Connection]:
     """One transaction: committed when the block ends, rolled back on any exception. A write holds the
-    tree lock ``tree`` asks for on PostgreSQL (SQLite's writers run one at a time anyway).
+    tree lock ``tree`` asks for on PostgreSQL (SQLite's writers run one at a time anyway). The store's
+    writes take :class:`WriteConnections` instead, and this only for a write inside a write.
 
     A read runs in autocommit on both databases and begins nothing itself: a statement sent through
     SQLAlchemy begins its (empty) transaction, which closing the connection ends; prepared statements
@@ -172,7 +173,7 @@ class _HeldConnections(threading.local):
         held, since = self.held, self.since
         if (
             held is not None
-            and not held.invalidated
+            and not _lost(held)
             and since > self.engine.pool._invalidate_time  # a lost connection elsewhere: reconnect
             and time.time() - since < POOL_RECYCLE_SECONDS
         ):
@@ -245,15 +246,11 @@ class WriteConnections(_HeldConnections):
         connection = self._current()
         self.busy = True
         try:
-            _on_driver(connection, self.begins[tree])
-            try:
+            try:  # whatever interrupts it, even BEGIN, leaves no transaction open on the held connection
+                _on_driver(connection, self.begins[tree])
                 yield connection
-            except BaseException:
-                self._roll_back(connection)
-                raise
-            try:
                 _on_driver(connection, "COMMIT")
-            except DBAPIError:
+            except BaseException:
                 self._roll_back(connection)
                 raise
         except DBAPIError:
@@ -265,7 +262,7 @@ class WriteConnections(_HeldConnections):
     def _roll_back(self, connection: Connection) -> None:
         """End the transaction after an error; a connection that cannot is invalidated (closed at the
         driver, which ends the transaction on the server) and replaced."""
-        if connection.invalidated:
+        if _lost(connection):
             return
         try:
             _on_driver(connection, "ROLLBACK")
@@ -275,6 +272,11 @@ class WriteConnections(_HeldConnections):
 
     def _connect(self) -> Connection:
         return Connection(self.engine, _allow_revalidate=False, _allow_autobegin=False)
+
+
+def _lost(connection: Connection) -> bool:
+    """The connection was invalidated (a write's, which may not reconnect, then counts as closed)."""
+    return connection.invalidated or connection.closed
 
 
 def _on_driver(connection: Connection, sql: str) -> None:
