@@ -97,20 +97,8 @@ def _configure_sqlite(engine: Engine, busy_timeout_ms: int) -> None:
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
         if connection.get_execution_options().get("pressroom_write", False):
-            _begin_on_driver(connection, "BEGIN IMMEDIATE")
+            _on_driver(connection, "BEGIN IMMEDIATE")
         # Reads run in autocommit, as on PostgreSQL: BEGIN would only add a statement.
-
-
-def _begin_on_driver(connection: Connection, sql: str) -> None:
-    """Begin a transaction straight on the driver, as psycopg begins its own outside autocommit: a
-    BEGIN is not among the statements counted (``pressroom_sql_statements_total``, the tests'
-    counters) on either database. A driver error is wrapped and handled as SQLAlchemy handles those
-    of its statements (a lost connection invalidates the pool), which it does not do for the "begin"
-    event it runs this from."""
-    try:
-        connection.connection.driver_connection.execute(sql)  # type: ignore[union-attr]
-    except Exception as error:
-        connection._handle_dbapi_exception(error, sql, {}, None, None)  # raises it wrapped
 
 
 # The tree lock's key (one bigint for the whole tree: "tree" in ASCII); the lock is released at the end
@@ -139,7 +127,7 @@ def _configure_postgres(engine: Engine) -> None:
     def on_begin(connection: Connection) -> None:
         options = connection.get_execution_options()
         if not options.get(_READ, False):
-            _begin_on_driver(connection, _BEGIN[options.get(_TREE)])
+            _on_driver(connection, _BEGIN[options.get(_TREE)])
 
 
 _READ = "pressroom_read"
@@ -149,7 +137,8 @@ _TREE = "pressroom_tree"
 @contextmanager
 def transaction(engine: Engine, *, write: bool, tree: TreeLock | None = None) -> Iterator[Connection]:
     """One transaction: committed when the block ends, rolled back on any exception. A write holds the
-    tree lock ``tree`` asks for on PostgreSQL (SQLite's writers run one at a time anyway).
+    tree lock ``tree`` asks for on PostgreSQL (SQLite's writers run one at a time anyway). The store's
+    writes take :class:`WriteConnections` instead, and this only for a write inside a write.
 
     A read runs in autocommit on both databases and begins nothing itself: a statement sent through
     SQLAlchemy begins its (empty) transaction, which closing the connection ends; prepared statements
@@ -164,17 +153,47 @@ def transaction(engine: Engine, *, write: bool, tree: TreeLock | None = None) ->
             yield connection
 
 
-class ReadConnections(threading.local):
-    """One connection per thread kept for reads (autocommit on both databases): a read then costs no
-    pool checkout and checkin, 7% of a content GET. A read inside a read on the same thread takes a
-    connection of its own; a connection that failed at the driver is closed and replaced; on
-    PostgreSQL one is replaced after POOL_RECYCLE_SECONDS, as the pool recycles its own."""
+class _HeldConnections(threading.local):
+    """One connection per thread, kept across transactions: no pool checkout and checkin, nor a
+    Connection built, for each. A connection that failed at the driver is closed and replaced, and so is
+    one taken before a lost connection invalidated the pool (a database restart then costs one 503, not
+    one per thread); on PostgreSQL one is replaced after POOL_RECYCLE_SECONDS, as the pool recycles its
+    own."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.held: Connection | None = None
         self.since = 0.0
         self.busy = False
+
+    def _connect(self) -> Connection:
+        raise NotImplementedError
+
+    def _current(self) -> Connection:
+        held, since = self.held, self.since
+        if (
+            held is not None
+            and not _lost(held)
+            and since > self.engine.pool._invalidate_time  # a lost connection elsewhere: reconnect
+            and time.time() - since < POOL_RECYCLE_SECONDS
+        ):
+            return held
+        self._drop()
+        held = self._connect()
+        self.held, self.since = held, time.time()  # the pool's clock (its invalidation, its recycling)
+        return held
+
+    def _drop(self) -> None:
+        held, self.held = self.held, None
+        if held is not None:
+            with suppress(DBAPIError):
+                held.close()
+
+
+class ReadConnections(_HeldConnections):
+    """The connections kept for reads (autocommit on both databases): a read then costs no pool
+    checkout and checkin, 7% of a content GET. A read inside a read on the same thread takes a
+    connection of its own."""
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -197,21 +216,85 @@ class ReadConnections(threading.local):
                 except DBAPIError:
                     self._drop()
 
-    def _current(self) -> Connection:
-        held = self.held
-        if held is not None and not held.invalidated and time.monotonic() - self.since < POOL_RECYCLE_SECONDS:
-            return held
-        self._drop()
-        held = self.engine.connect()
-        held.execution_options(**{_READ: True})
-        self.held, self.since = held, time.monotonic()
-        return held
+    def _connect(self) -> Connection:
+        connection = self.engine.connect()
+        connection.execution_options(**{_READ: True})
+        return connection
 
-    def _drop(self) -> None:
-        held, self.held = self.held, None
-        if held is not None:
-            with suppress(DBAPIError):
-                held.close()
+
+class WriteConnections(_HeldConnections):
+    """The connections kept for write transactions, which begin and end on the driver: SQLAlchemy's
+    Connection, its transaction object, the "begin" event and the pool's checkout and checkin cost ten
+    times the driver's own work for a write's BEGIN and COMMIT. The held Connection never begins a
+    transaction of its own (no autobegin), so its statements run in the transaction begun on the driver
+    (with the tree lock in BEGIN's round trip on PostgreSQL, BEGIN IMMEDIATE on SQLite), and after a
+    lost connection it raises instead of reconnecting into autocommit. A write inside a write on the
+    same thread takes a connection of its own (:func:`transaction`); one that fails at the driver is
+    rolled back (or closed, which ends it on the server) and its connection replaced."""
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(engine)
+        postgres = engine.dialect.name == "postgresql"
+        self.begins = _BEGIN if postgres else dict.fromkeys(_BEGIN, "BEGIN IMMEDIATE")
+
+    @contextmanager
+    def write(self, tree: TreeLock | None) -> Iterator[Connection]:
+        if self.busy:
+            with transaction(self.engine, write=True, tree=tree) as connection:
+                yield connection
+            return
+        connection = self._current()
+        self.busy = True
+        try:
+            try:  # whatever interrupts it, even BEGIN, leaves no transaction open on the held connection
+                _on_driver(connection, self.begins[tree])
+                yield connection
+                _on_driver(connection, "COMMIT")
+            except BaseException:
+                self._roll_back(connection)
+                raise
+        except DBAPIError:
+            self._drop()
+            raise
+        finally:
+            self.busy = False
+
+    def _roll_back(self, connection: Connection) -> None:
+        """End the transaction after an error; a connection that cannot is invalidated (closed at the
+        driver, which ends the transaction on the server) and replaced."""
+        if _lost(connection):
+            return
+        try:
+            _on_driver(connection, "ROLLBACK")
+        except DBAPIError:
+            connection.invalidate()
+            self._drop()
+
+    def _connect(self) -> Connection:
+        return Connection(self.engine, _allow_revalidate=False, _allow_autobegin=False)
+
+
+def _lost(connection: Connection) -> bool:
+    """The connection was invalidated (a write's, which may not reconnect, then counts as closed)."""
+    return connection.invalidated or connection.closed
+
+
+def _on_driver(connection: Connection, sql: str) -> None:
+    """``sql`` sent on the driver (COMMIT and ROLLBACK through its own calls, which follow the server's
+    transaction status), as psycopg begins its own outside autocommit: neither BEGIN nor COMMIT is among
+    the statements counted (``pressroom_sql_statements_total``, the tests' counters) on either database.
+    A driver error is wrapped and handled as SQLAlchemy handles those of its statements (a lost
+    connection invalidates the Connection and the pool), which it does not do for the "begin" event."""
+    driver = connection.connection.driver_connection
+    try:
+        if sql == "COMMIT":
+            driver.commit()  # type: ignore[union-attr]
+        elif sql == "ROLLBACK":
+            driver.rollback()  # type: ignore[union-attr]
+        else:
+            driver.execute(sql)  # type: ignore[union-attr]
+    except Exception as error:
+        connection._handle_dbapi_exception(error, sql, {}, None, None)  # raises it wrapped
 
 
 def upsert(connection: Connection, table: Table, values: dict[str, Any], changes: dict[str, Any]) -> Any:

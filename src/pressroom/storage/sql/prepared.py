@@ -9,7 +9,7 @@ then only binds parameters, runs the driver and maps rows, keeping everything el
 - listeners of ``before_cursor_execute`` are called (the statement counter of ``/metrics`` and the tests);
 - a driver error is handed to SQLAlchemy's own handling, so it arrives wrapped (``IntegrityError``,
   ``OperationalError``) and a lost connection invalidates the pool, exactly as for ``execute``;
-- it runs in the connection's transaction (``storage/sql/engine.transaction`` has begun it).
+- it runs in the connection's transaction (begun by ``storage/sql/engine.py``).
 
 Only for statements without expanding ``IN`` parameters (an ``IN`` over constants is fine): their SQL
 text would depend on the values. An

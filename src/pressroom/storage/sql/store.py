@@ -19,7 +19,7 @@ from pressroom.storage.sql.caller import confirm as confirm_caller
 from pressroom.storage.sql.content import SqlContentGateway
 from pressroom.storage.sql.content_copy import SqlContentCopyGateway
 from pressroom.storage.sql.content_type import SqlContentTypeGateway
-from pressroom.storage.sql.engine import ReadConnections, is_unique_violation, transaction
+from pressroom.storage.sql.engine import ReadConnections, WriteConnections, is_unique_violation
 from pressroom.storage.sql.events import SqlEventGateway
 from pressroom.storage.sql.image_variation import SqlImageVariationGateway
 from pressroom.storage.sql.integrity import SqlIntegrityGateway
@@ -224,6 +224,7 @@ class SqlStore:
         self.cache = EpochCache()  # content types, languages, sections: see storage/sql/cache.py
         self.blocks = Blocks()  # field ids and URL alias nodes: see storage/sql/sequences.py
         self.reads = ReadConnections(engine)
+        self.writes = WriteConnections(engine)
 
     def schema_is_current(self) -> bool:
         return is_current(self.engine)
@@ -243,7 +244,7 @@ class SqlStore:
         500."""
         with _driver_errors():
             try:
-                with transaction(self.engine, write=True, tree=tree) as connection:
+                with self.writes.write(tree) as connection:
                     tx = SqlTx(connection, self.anonymous_user_id, self.cache, self.blocks, caller)
                     yield tx
                     tx.confirm_caller()  # nothing commits for a caller the cache got wrong
