@@ -13,6 +13,7 @@ from sqlalchemy.exc import DBAPIError
 
 from pressroom.domain.errors import Unavailable
 from pressroom.storage.sql import engine as engine_module
+from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.store import SqlStore
 
@@ -119,10 +120,12 @@ def test_a_held_connection_is_replaced_after_the_recycle_time(
         assert tx.connection is not first
 
 
-def test_after_a_lost_connection_the_held_ones_of_other_threads_reconnect_too(engine: Engine) -> None:
-    """One 503 for a database restart, not one per thread holding a connection."""
-    if engine.dialect.name != "postgresql":
-        pytest.skip("a PostgreSQL server's connections are the ones that get lost")
+def test_after_a_lost_connection_the_held_ones_of_other_threads_reconnect_too(
+    installed_postgres_url: str,
+) -> None:
+    """One 503 for a database restart, not one per thread holding a connection (a PostgreSQL server's
+    connections are the ones that get lost)."""
+    engine = make_engine(installed_postgres_url)
     store = SqlStore(engine)
     outcomes: list[object] = []
     go = threading.Event()
@@ -153,3 +156,31 @@ def test_after_a_lost_connection_the_held_ones_of_other_threads_reconnect_too(en
     worker.join()
     assert outcomes == ["written"]
     assert _name(engine) == "Other thread again"
+    engine.dispose()
+
+
+def test_threads_that_write_now_and_then_do_not_run_the_pool_dry(engine: Engine) -> None:
+    """Each thread keeps its write connection only while the pool has steady connections to spare:
+    more writing threads than the pool's size leave it within that size, and every write goes through."""
+    store = SqlStore(engine)
+    threads = engine.pool.size() + 4  # type: ignore[attr-defined]
+    written, failures = threading.Barrier(threads + 1), []
+
+    def write(n: int) -> None:
+        try:
+            _rename(store, f"Thread {n}")
+        except Exception as error:  # reported below
+            failures.append(error)
+        written.wait()  # alive, with whatever it keeps, until every thread has written
+        written.wait()
+
+    workers = [threading.Thread(target=write, args=(n,)) for n in range(threads)]
+    for worker in workers:
+        worker.start()
+    written.wait()
+    held = engine.pool.checkedout()  # type: ignore[attr-defined]
+    written.wait()
+    for worker in workers:
+        worker.join()
+    assert not failures
+    assert held <= engine.pool.size()  # type: ignore[attr-defined]

@@ -258,6 +258,8 @@ class WriteConnections(_HeldConnections):
             raise
         finally:
             self.busy = False
+            if self.held is connection and _pool_is_short(self.engine):
+                self._drop()  # other threads' writes and reads need it more than this thread's next
 
     def _roll_back(self, connection: Connection) -> None:
         """End the transaction after an error; a connection that cannot is invalidated (closed at the
@@ -272,6 +274,16 @@ class WriteConnections(_HeldConnections):
 
     def _connect(self) -> Connection:
         return Connection(self.engine, _allow_revalidate=False, _allow_autobegin=False)
+
+
+def _pool_is_short(engine: Engine) -> bool:
+    """The pool has lent out all its steady connections: a thread's held write connection goes back,
+    so that threads that write now and then (the login pool, background dispatchers) do not each keep
+    one and run the pool into its overflow and timeout. Pools without that count (SQLite in memory) never
+    are."""
+    checkedout = getattr(engine.pool, "checkedout", None)
+    size = getattr(engine.pool, "size", None)
+    return checkedout is not None and size is not None and checkedout() >= size()
 
 
 def _lost(connection: Connection) -> bool:
