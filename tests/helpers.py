@@ -111,15 +111,17 @@ class ScratchPostgres:
     by :meth:`close`, which waits for them.
 
     Copies of a template are made ahead, ``spares`` at a time on one thread of their own: a copy takes
-    0.15 to 1 s (the template is written to the WAL), which a test then does not wait for. Every database
-    made here runs with ``synchronous_commit`` off: a commit does not wait for its WAL flush, and what
-    it makes visible is the same (only a crash of the server itself could lose it, which no test does).
+    0.15 to 1 s (the template is written to the WAL), which a test then does not wait for. With
+    ``durable`` false (the tests') a database runs with ``synchronous_commit`` off: a commit does not
+    wait for its WAL flush, and what it makes visible is the same (only a crash of the server itself could
+    lose it, which no test does); a benchmark's keeps the server's own setting, as a deployment does.
 
     Names end in a uuid: runs on the same server (other checkouts, xdist workers) do not collide. The
     statements go to the driver directly, not through an Engine: :class:`StatementCounter` sees none."""
 
-    def __init__(self, admin_url: str, *, batch: int = 16, spares: int = 2) -> None:
+    def __init__(self, admin_url: str, *, durable: bool = False, batch: int = 16, spares: int = 2) -> None:
         self.admin_url = admin_url
+        self._durable = durable
         self._batch = batch
         self._doomed: list[str] = []
         self._failures: list[BaseException] = []
@@ -160,7 +162,8 @@ class ScratchPostgres:
             self._execute("CREATE DATABASE {} TEMPLATE {}", name, template)
         else:
             self._execute("CREATE DATABASE {}", name)
-        self._execute("ALTER DATABASE {} SET synchronous_commit = off", name)
+        if not self._durable:
+            self._execute("ALTER DATABASE {} SET synchronous_commit = off", name)
         return name
 
     def _take(self, prefix: str, template: str | None) -> str:
@@ -211,8 +214,9 @@ class ScratchPostgres:
 
 @contextmanager
 def scratch_postgres(admin_url: str, prefix: str) -> Iterator[str]:
-    """A fresh, empty PostgreSQL database next to ``admin_url``'s (a benchmark's), dropped afterwards."""
-    databases = ScratchPostgres(admin_url)
+    """A fresh, empty PostgreSQL database next to ``admin_url``'s (a benchmark's, committing as the server
+    is set to), dropped afterwards."""
+    databases = ScratchPostgres(admin_url, durable=True)
     try:
         with databases.database(prefix) as url:
             yield url
