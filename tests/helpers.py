@@ -101,6 +101,17 @@ class Api:
         return orjson.loads(response.content) if response.content else None
 
 
+def kill_connections(url: str) -> int:
+    """pg_terminate_backend on every other connection to the database at ``url``, as an operator would
+    (or a server restart does); how many there were."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        row = connection.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
 class ScratchPostgres:
     """Makes PostgreSQL databases next to ``admin_url``'s (empty, or copies of a template database that
     nobody is connected to) and drops them again in the background.

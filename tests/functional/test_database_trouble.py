@@ -17,7 +17,7 @@ from pressroom.domain.errors import BadRequest, Unavailable
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.store import SqlStore
 from tests.conftest import make_settings
-from tests.helpers import Api, media
+from tests.helpers import Api, kill_connections, media
 
 SECTIONS = "/content/sections"
 
@@ -80,22 +80,6 @@ def postgres_app(installed_postgres_url: str, tmp_path: Path) -> Iterator[tuple[
         create_app(make_settings(installed_postgres_url, tmp_path)), base_url="http://testserver"
     ) as client:
         yield Api(client), installed_postgres_url
-
-
-def kill_connections(url: str) -> int:
-    """pg_terminate_backend on every other connection to the test database, as an operator would."""
-    engine = make_engine(url)
-    try:
-        with engine.connect() as connection:
-            killed = connection.execute(
-                text(
-                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                )
-            ).scalar_one()
-    finally:
-        engine.dispose()
-    return int(killed)
 
 
 @pytest.mark.parametrize("write", [False, True])

@@ -16,6 +16,7 @@ from pressroom.storage.sql import engine as engine_module
 from pressroom.storage.sql.engine import make_engine
 from pressroom.storage.sql.schema import sections
 from pressroom.storage.sql.store import SqlStore
+from tests.helpers import kill_connections
 
 
 def _name(engine: Engine) -> str:
@@ -142,14 +143,7 @@ def test_after_a_lost_connection_the_held_ones_of_other_threads_reconnect_too(
     worker = threading.Thread(target=other_thread)
     worker.start()
     _rename(store, "Main thread")
-    with engine.connect() as killer:
-        killed = killer.execute(
-            text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-        ).scalar_one()
-    assert killed >= 2
+    assert kill_connections(installed_postgres_url) >= 2
     with pytest.raises(Unavailable):
         _rename(store, "Lost")
     go.set()
